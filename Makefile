@@ -1,0 +1,96 @@
+# quizdeck: `make` installs what is missing, builds, and renders the
+# default site into out/; `make test` runs every suite.
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DESTDIR  ?=
+CC       ?= cc
+PKGS     := libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicrohttpd
+
+# pkg-config runs lazily (=), after the deps target may have installed it all.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcmark-gfm-extensions -lpthread -lm
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Igen
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+SRCS     := $(sort $(wildcard gen/*.c))
+LIB_SRCS := $(filter-out gen/main.c,$(SRCS))
+OBJS     := $(SRCS:gen/%.c=build/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:gen/%.c=build/obj/%.o)
+ASAN_OBJS := $(LIB_SRCS:gen/%.c=build/asan/obj/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/*_test.c))
+UNITS    := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+ASAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
+HDRS     := $(wildcard gen/*.h) tests/unit/check.h
+
+.PHONY: all deps test-deps site test unit bench fuzz install uninstall clean
+
+all: deps quizdeck site
+
+deps:
+	@sh tools/deps.sh build
+
+test-deps:
+	@sh tools/deps.sh test
+	@if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules ]; then \
+		echo "quizdeck: npm ci in tests/browser" >&2; \
+		(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error); \
+	fi
+
+quizdeck: $(OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+
+build/obj/%.o: gen/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/asan/obj/%.o: gen/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+
+build/unit/%: tests/unit/%.c $(LIB_OBJS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
+
+build/asan/unit/%: tests/unit/%.c $(ASAN_OBJS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $< $(ASAN_OBJS) $(PKG_LIBS)
+
+build/asan/quizdeck: $(ASAN_OBJS) gen/main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ gen/main.c $(ASAN_OBJS) $(PKG_LIBS)
+
+tests/toml-decode: tests/toml-decode.c $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
+
+# The default site. A failed build leaves the previous out/ as it was.
+site: quizdeck
+	./quizdeck build
+
+unit: $(UNITS) $(ASAN_UNITS)
+
+test: deps test-deps quizdeck build/asan/quizdeck tests/toml-decode unit
+	@sh tests/run
+
+bench: deps quizdeck
+	@sh tools/deps.sh bench || true
+	@sh tests/bench/run.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: quizdeck
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 quizdeck $(DESTDIR)$(BINDIR)/quizdeck
+	install -d $(DESTDIR)$(PREFIX)/share/quizdeck/themes
+	cp -R themes/default $(DESTDIR)$(PREFIX)/share/quizdeck/themes/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/quizdeck
+	rm -rf $(DESTDIR)$(PREFIX)/share/quizdeck
+
+clean:
+	rm -rf build out quizdeck tests/toml-decode

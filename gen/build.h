@@ -1,0 +1,29 @@
+/*
+ * build: writing a loaded site to disk without ever leaving a half-built
+ * output behind. Everything goes into a staging folder beside the output;
+ * only when all of it succeeded is it swapped into place.
+ */
+#ifndef QUIZDECK_BUILD_H
+#define QUIZDECK_BUILD_H
+
+#include "model.h"
+
+struct build_options {
+	const char *outdir;        /* the output folder */
+	int html;                  /* write the site */
+	int pdf;                   /* write out/print/<deck>.pdf */
+	char **decks;              /* only these decks (by slug) when ndecks > 0 */
+	size_t ndecks;
+	int progress;              /* a progress line on a terminal */
+};
+
+/*
+ * Builds into <outdir>.staging-<pid>, then swaps it for outdir. With
+ * html off (`quizdeck print`) only the PDFs are written, each through a
+ * temporary file renamed into place. Returns 0, or -1 with diagnostics
+ * added and the previous output untouched.
+ */
+int build_run(const struct site *site, const struct build_options *opt,
+    struct diag_list *dl);
+
+#endif

@@ -1,0 +1,508 @@
+/*
+ * config: site.toml. Every key of format.md, its default, its type and
+ * range; anything else is an error pointing at the key.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toml.h"
+#include "util.h"
+
+void
+config_defaults(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->title = xstrdup("Study notes");
+	c->description = xstrdup("");
+	c->language = xstrdup("en");
+	c->author = xstrdup("");
+	c->base_url = xstrdup("");
+	c->theme = xstrdup("default");
+	c->quiz.questions = 10;
+	c->quiz.reveal = REVEAL_EACH;
+	c->quiz.seconds_easy = 30;
+	c->quiz.seconds_medium = 45;
+	c->quiz.seconds_hard = 75;
+	c->quiz.pass_mark = 0.7;
+	c->markdown.unsafe_html = 0;
+	c->print.paper_name = xstrdup("a4");
+	config_paper_size("a4", &c->print.paper_w, &c->print.paper_h);
+	c->print.card_name = xstrdup("a7");
+	config_card_size("a7", &c->print.card_w, &c->print.card_h);
+	c->print.duplex = DUPLEX_LONG_EDGE;
+	c->print.cut_marks = CUT_CORNERS;
+	c->print.font = xstrdup("Noto Sans");
+	c->print.min_font_size = 7;
+}
+
+void
+config_free(struct config *c)
+{
+	free(c->path);
+	free(c->title);
+	free(c->description);
+	free(c->language);
+	free(c->author);
+	free(c->base_url);
+	free(c->theme);
+	free(c->print.paper_name);
+	free(c->print.card_name);
+	free(c->print.font);
+	memset(c, 0, sizeof(*c));
+}
+
+struct named_size {
+	const char *name;
+	double w, h;
+};
+
+static const struct named_size papers[] = {
+	{ "a4", 210, 297 },
+	{ "a3", 297, 420 },
+	{ "a5", 148, 210 },
+	{ "letter", 215.9, 279.4 },
+	{ "legal", 215.9, 355.6 },
+	{ "tabloid", 279.4, 431.8 },
+};
+
+static const struct named_size cards[] = {
+	{ "a7", 74, 105 },
+	{ "a6", 105, 148 },
+	{ "a8", 52, 74 },
+	{ "index-3x5", 76.2, 127 },
+	{ "index-4x6", 101.6, 152.4 },
+	{ "index-5x8", 127, 203.2 },
+	{ "business", 85, 55 },
+	{ "poker", 63.5, 88.9 },
+	{ "tarot", 70, 120 },
+};
+
+/* "210x297mm", "8.5x11in", "21x29.7cm": positive numbers with a unit. */
+static int
+S_parse_dimensions(const char *s, double *w, double *h)
+{
+	char *end;
+	double a, b, scale;
+
+	errno = 0;
+	a = strtod(s, &end);
+	if (end == s || (*end != 'x' && *end != 'X'))
+		return -1;
+	s = end + 1;
+	b = strtod(s, &end);
+	if (end == s || errno)
+		return -1;
+	if (strcmp(end, "mm") == 0)
+		scale = 1;
+	else if (strcmp(end, "cm") == 0)
+		scale = 10;
+	else if (strcmp(end, "in") == 0)
+		scale = 25.4;
+	else if (strcmp(end, "pt") == 0)
+		scale = 25.4 / 72;
+	else
+		return -1;
+	a *= scale;
+	b *= scale;
+	if (!(a >= 10 && b >= 10 && a <= 2000 && b <= 2000))
+		return -1;
+	*w = a;
+	*h = b;
+	return 0;
+}
+
+static int
+S_lookup(const struct named_size *v, size_t n, const char *name, double *w, double *h)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0) {
+			*w = v[i].w;
+			*h = v[i].h;
+			return 0;
+		}
+	return S_parse_dimensions(name, w, h);
+}
+
+int
+config_paper_size(const char *name, double *w_mm, double *h_mm)
+{
+	return S_lookup(papers, sizeof(papers) / sizeof(papers[0]), name, w_mm, h_mm);
+}
+
+int
+config_card_size(const char *name, double *w_mm, double *h_mm)
+{
+	return S_lookup(cards, sizeof(cards) / sizeof(cards[0]), name, w_mm, h_mm);
+}
+
+static const char *const duplex_names[] = { "long-edge", "short-edge", "fold", "single" };
+static const char *const cut_names[] = { "corners", "lines", "none" };
+
+int
+config_parse_duplex(const char *s, enum duplex_mode *out)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(s, duplex_names[i]) == 0) {
+			*out = (enum duplex_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+config_duplex_name(enum duplex_mode d)
+{
+	return duplex_names[d];
+}
+
+int
+config_parse_cut_marks(const char *s, enum cut_marks *out)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, cut_names[i]) == 0) {
+			*out = (enum cut_marks)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* One length: "0.5mm", "-0.3 mm", "0", "0.02in". */
+static int
+S_parse_length(const char *s, const char **endp, double *mm)
+{
+	char *end;
+	double v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v))
+		return -1;
+	s = end;
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, "mm", 2) == 0)
+		s += 2;
+	else if (strncmp(s, "in", 2) == 0) {
+		v *= 25.4;
+		s += 2;
+	} else if (strncmp(s, "pt", 2) == 0) {
+		v *= 25.4 / 72;
+		s += 2;
+	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	*endp = s;
+	*mm = v;
+	return 0;
+}
+
+int
+config_parse_offset(const char *s, double *x_mm, double *y_mm)
+{
+	double x, y;
+
+	if (S_parse_length(s, &s, &x) == -1 || *s != ',')
+		return -1;
+	if (S_parse_length(s + 1, &s, &y) == -1 || *s != '\0')
+		return -1;
+	if (fabs(x) > 20 || fabs(y) > 20)
+		return -1;
+	*x_mm = x;
+	*y_mm = y;
+	return 0;
+}
+
+/* Reading one table against a schema. */
+
+struct reader {
+	const char *path;
+	struct diag_list *dl;
+	int failed;
+};
+
+static void
+S_bad(struct reader *r, const struct toml_keyval *kv, const char *fmt, const char *a)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, kv->key, a);
+	diag_error(r->dl, r->path, kv->value->line, kv->value->col, "%s", msg);
+	r->failed = 1;
+}
+
+static int
+S_want(struct reader *r, const struct toml_keyval *kv, enum toml_type t)
+{
+	if (kv->value->type == t)
+		return 1;
+	/* An integer is fine where a float is wanted (pass_mark = 1). */
+	if (t == TOML_FLOAT && kv->value->type == TOML_INTEGER)
+		return 1;
+	S_bad(r, kv, "\"%s\" must be %s", t == TOML_INTEGER ? "an integer" :
+	    t == TOML_FLOAT ? "a number" : t == TOML_STRING ? "a string" :
+	    t == TOML_BOOL ? "true or false" : "a table");
+	return 0;
+}
+
+static void
+S_string(struct reader *r, const struct toml_keyval *kv, char **dst)
+{
+	if (!S_want(r, kv, TOML_STRING))
+		return;
+	if (strlen(kv->value->u.s.ptr) != kv->value->u.s.len) {
+		S_bad(r, kv, "\"%s\" may not contain a NUL character%s", "");
+		return;
+	}
+	free(*dst);
+	*dst = xstrdup(kv->value->u.s.ptr);
+}
+
+static double
+S_number(const struct toml_value *v)
+{
+	return v->type == TOML_INTEGER ? (double)v->u.i : v->u.f;
+}
+
+static void
+S_integer(struct reader *r, const struct toml_keyval *kv, long *dst, long lo, long hi)
+{
+	char range[64];
+
+	if (!S_want(r, kv, TOML_INTEGER))
+		return;
+	if (kv->value->u.i < lo || kv->value->u.i > hi) {
+		snprintf(range, sizeof(range), "%ld to %ld", lo, hi);
+		S_bad(r, kv, "\"%s\" must be from %s", range);
+		return;
+	}
+	*dst = (long)kv->value->u.i;
+}
+
+static void
+S_unknown(struct reader *r, const struct toml_keyval *kv, const char *table)
+{
+	diag_error(r->dl, r->path, kv->line, kv->col, "unknown key \"%s%s%s\" in site.toml",
+	    table, *table ? "." : "", kv->key);
+	r->failed = 1;
+}
+
+static void
+S_read_seconds(struct reader *r, struct config *c, const struct toml_value *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->u.t.len; i++) {
+		const struct toml_keyval *kv = &t->u.t.items[i];
+
+		if (strcmp(kv->key, "easy") == 0)
+			S_integer(r, kv, &c->quiz.seconds_easy, 1, 3600);
+		else if (strcmp(kv->key, "medium") == 0)
+			S_integer(r, kv, &c->quiz.seconds_medium, 1, 3600);
+		else if (strcmp(kv->key, "hard") == 0)
+			S_integer(r, kv, &c->quiz.seconds_hard, 1, 3600);
+		else
+			S_unknown(r, kv, "quiz.seconds");
+	}
+}
+
+static void
+S_read_quiz(struct reader *r, struct config *c, const struct toml_value *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->u.t.len; i++) {
+		const struct toml_keyval *kv = &t->u.t.items[i];
+		const struct toml_value *v = kv->value;
+
+		if (strcmp(kv->key, "questions") == 0)
+			S_integer(r, kv, &c->quiz.questions, 1, 1000);
+		else if (strcmp(kv->key, "reveal") == 0) {
+			if (!S_want(r, kv, TOML_STRING))
+				continue;
+			if (strcmp(v->u.s.ptr, "each") == 0)
+				c->quiz.reveal = REVEAL_EACH;
+			else if (strcmp(v->u.s.ptr, "end") == 0)
+				c->quiz.reveal = REVEAL_END;
+			else
+				S_bad(r, kv, "\"%s\" must be \"each\" or \"end\", not \"%s\"", v->u.s.ptr);
+		} else if (strcmp(kv->key, "seconds") == 0) {
+			if (S_want(r, kv, TOML_TABLE))
+				S_read_seconds(r, c, v);
+		} else if (strcmp(kv->key, "pass_mark") == 0) {
+			double x;
+
+			if (!S_want(r, kv, TOML_FLOAT))
+				continue;
+			x = S_number(v);
+			if (!(x >= 0 && x <= 1))
+				S_bad(r, kv, "\"%s\" must be a fraction from 0 to 1%s", "");
+			else
+				c->quiz.pass_mark = x;
+		} else
+			S_unknown(r, kv, "quiz");
+	}
+}
+
+static void
+S_read_markdown(struct reader *r, struct config *c, const struct toml_value *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->u.t.len; i++) {
+		const struct toml_keyval *kv = &t->u.t.items[i];
+
+		if (strcmp(kv->key, "unsafe_html") == 0) {
+			if (S_want(r, kv, TOML_BOOL))
+				c->markdown.unsafe_html = kv->value->u.b;
+		} else
+			S_unknown(r, kv, "markdown");
+	}
+}
+
+static void
+S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
+{
+	struct print_config *p = &c->print;
+	size_t i;
+
+	for (i = 0; i < t->u.t.len; i++) {
+		const struct toml_keyval *kv = &t->u.t.items[i];
+		const struct toml_value *v = kv->value;
+		const char *s;
+
+		if (strcmp(kv->key, "min_font_size") == 0) {
+			if (!S_want(r, kv, TOML_FLOAT))
+				continue;
+			if (!(S_number(v) >= 3 && S_number(v) <= 72))
+				S_bad(r, kv, "\"%s\" must be from 3 to 72 points%s", "");
+			else
+				p->min_font_size = S_number(v);
+			continue;
+		}
+		if (strcmp(kv->key, "paper") != 0 && strcmp(kv->key, "card") != 0 &&
+		    strcmp(kv->key, "duplex") != 0 && strcmp(kv->key, "cut_marks") != 0 &&
+		    strcmp(kv->key, "font") != 0 && strcmp(kv->key, "back_offset") != 0) {
+			S_unknown(r, kv, "print");
+			continue;
+		}
+		if (!S_want(r, kv, TOML_STRING))
+			continue;
+		s = v->u.s.ptr;
+		if (strcmp(kv->key, "paper") == 0) {
+			if (config_paper_size(s, &p->paper_w, &p->paper_h) == -1)
+				S_bad(r, kv, "\"%s\": unknown paper \"%s\" (a4, a3, a5, letter, legal, or \"WxHmm\" / \"WxHin\")", s);
+			else {
+				free(p->paper_name);
+				p->paper_name = xstrdup(s);
+			}
+		} else if (strcmp(kv->key, "card") == 0) {
+			if (config_card_size(s, &p->card_w, &p->card_h) == -1)
+				S_bad(r, kv, "\"%s\": unknown card size \"%s\" (a7, a6, a8, index-3x5, index-4x6, index-5x8, business, poker, or \"WxHmm\")", s);
+			else {
+				free(p->card_name);
+				p->card_name = xstrdup(s);
+			}
+		} else if (strcmp(kv->key, "duplex") == 0) {
+			if (config_parse_duplex(s, &p->duplex) == -1)
+				S_bad(r, kv, "\"%s\" must be long-edge, short-edge, fold or single, not \"%s\"", s);
+		} else if (strcmp(kv->key, "cut_marks") == 0) {
+			if (config_parse_cut_marks(s, &p->cut_marks) == -1)
+				S_bad(r, kv, "\"%s\" must be corners, lines or none, not \"%s\"", s);
+		} else if (strcmp(kv->key, "font") == 0) {
+			if (*s == '\0')
+				S_bad(r, kv, "\"%s\" may not be empty%s", "");
+			else {
+				free(p->font);
+				p->font = xstrdup(s);
+			}
+		} else if (strcmp(kv->key, "back_offset") == 0) {
+			if (config_parse_offset(s, &p->back_offset_x, &p->back_offset_y) == -1)
+				S_bad(r, kv, "\"%s\" must be two lengths within 20 mm, as \"0.5mm, -0.3mm\", not \"%s\"", s);
+		}
+	}
+}
+
+static void
+S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
+{
+	size_t i;
+
+	for (i = 0; i < root->u.t.len; i++) {
+		const struct toml_keyval *kv = &root->u.t.items[i];
+		const char *k = kv->key;
+
+		if (strcmp(k, "title") == 0)
+			S_string(r, kv, &c->title);
+		else if (strcmp(k, "description") == 0)
+			S_string(r, kv, &c->description);
+		else if (strcmp(k, "language") == 0)
+			S_string(r, kv, &c->language);
+		else if (strcmp(k, "author") == 0)
+			S_string(r, kv, &c->author);
+		else if (strcmp(k, "base_url") == 0) {
+			size_t n;
+
+			S_string(r, kv, &c->base_url);
+			n = strlen(c->base_url);
+			while (n > 0 && c->base_url[n - 1] == '/')
+				c->base_url[--n] = '\0';
+			if (n > 0 && strncmp(c->base_url, "https://", 8) != 0 &&
+			    strncmp(c->base_url, "http://", 7) != 0)
+				S_bad(r, kv, "\"%s\" must start with https:// or http://, not \"%s\"", c->base_url);
+		} else if (strcmp(k, "theme") == 0) {
+			S_string(r, kv, &c->theme);
+			if (c->theme[0] == '\0' || strchr(c->theme, '/') || c->theme[0] == '.')
+				S_bad(r, kv, "\"%s\" must name a folder in themes/, not \"%s\"", c->theme);
+		} else if (strcmp(k, "quiz") == 0) {
+			if (S_want(r, kv, TOML_TABLE))
+				S_read_quiz(r, c, kv->value);
+		} else if (strcmp(k, "markdown") == 0) {
+			if (S_want(r, kv, TOML_TABLE))
+				S_read_markdown(r, c, kv->value);
+		} else if (strcmp(k, "print") == 0) {
+			if (S_want(r, kv, TOML_TABLE))
+				S_read_print(r, c, kv->value);
+		} else
+			S_unknown(r, kv, "");
+	}
+}
+
+int
+config_load(struct config *c, const char *path, struct diag_list *dl)
+{
+	struct reader r = { path, dl, 0 };
+	struct toml_value *root = NULL;
+	struct toml_error err;
+	char *data = NULL;
+	size_t len;
+
+	config_defaults(c);
+	c->path = xstrdup(path);
+	if (file_read(path, &data, &len) == -1) {
+		diag_error(dl, path, 0, 0, "cannot read the site settings: %s", strerror(errno));
+		r.failed = 1;
+		goto out;
+	}
+	if ((root = toml_parse(data, len, &err)) == NULL) {
+		diag_error(dl, path, err.line, err.col, "%s", err.message);
+		r.failed = 1;
+		goto out;
+	}
+	S_read_root(&r, c, root);
+out:
+	toml_free(root);
+	free(data);
+	return r.failed ? -1 : 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * config: site.toml, every key of format.md with its default.
+ */
+#ifndef QUIZDECK_CONFIG_H
+#define QUIZDECK_CONFIG_H
+
+#include "diag.h"
+
+enum reveal_mode { REVEAL_EACH, REVEAL_END };
+enum duplex_mode { DUPLEX_LONG_EDGE, DUPLEX_SHORT_EDGE, DUPLEX_FOLD, DUPLEX_SINGLE };
+enum cut_marks { CUT_CORNERS, CUT_LINES, CUT_NONE };
+
+struct print_config {
+	char *paper_name;          /* as written: "a4", "letter", "210x297mm" */
+	double paper_w, paper_h;   /* millimetres, portrait */
+	char *card_name;           /* "a7", "business", "74x105mm" */
+	double card_w, card_h;     /* millimetres */
+	enum duplex_mode duplex;
+	enum cut_marks cut_marks;
+	char *font;                /* fontconfig family */
+	double min_font_size;      /* points */
+	double back_offset_x;      /* millimetres, added to every back page */
+	double back_offset_y;
+};
+
+struct config {
+	char *path;                /* the site.toml read, for diagnostics */
+	char *title;
+	char *description;
+	char *language;
+	char *author;
+	char *base_url;            /* "" when unset; never has a trailing slash */
+	char *theme;
+	struct {
+		long questions;        /* default test length */
+		enum reveal_mode reveal;
+		long seconds_easy, seconds_medium, seconds_hard;
+		double pass_mark;      /* 0..1 */
+	} quiz;
+	struct {
+		int unsafe_html;
+	} markdown;
+	struct print_config print;
+};
+
+/* Fills c with every default. */
+void config_defaults(struct config *c);
+/*
+ * Reads site.toml at path into c (defaults first). A missing file is an
+ * error; an empty one is a valid site. Returns 0 on success, -1 if a
+ * diagnostic was added.
+ */
+int config_load(struct config *c, const char *path, struct diag_list *dl);
+void config_free(struct config *c);
+
+/* Paper and card sizes by name or "WxHmm" / "WxHin"; 0 on success, -1 if unknown. */
+int config_paper_size(const char *name, double *w_mm, double *h_mm);
+int config_card_size(const char *name, double *w_mm, double *h_mm);
+int config_parse_duplex(const char *s, enum duplex_mode *out);
+int config_parse_cut_marks(const char *s, enum cut_marks *out);
+/* "0.5mm, -0.3mm" -> x, y in mm. 0 or -1. */
+int config_parse_offset(const char *s, double *x_mm, double *y_mm);
+const char *config_duplex_name(enum duplex_mode d);
+
+#endif

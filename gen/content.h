@@ -1,0 +1,80 @@
+/*
+ * content: discovery and front matter.
+ *
+ * Walks content/ in sorted byte order, reads every file as bytes, checks
+ * Markdown files are UTF-8, splits the `+++` TOML front matter off and
+ * validates its keys against format.md, and classifies each file by
+ * where it lives (quiz/, cards/, guide/, the home page, or an asset).
+ */
+#ifndef QUIZDECK_CONTENT_H
+#define QUIZDECK_CONTENT_H
+
+#include <stddef.h>
+#include "diag.h"
+
+struct toml_value;
+
+enum source_kind {
+	SOURCE_HOME,         /* content/index.md */
+	SOURCE_TEST_INDEX,   /* content/quiz/<test>/_index.md */
+	SOURCE_TOPIC,        /* content/quiz/<test>/<topic>.md */
+	SOURCE_TEST_FILE,    /* content/quiz/<test>.md: a one-topic test */
+	SOURCE_DECK,         /* content/cards/<deck>.md */
+	SOURCE_CHAPTER,      /* content/guide/ and below, .md */
+	SOURCE_OTHER_MD,     /* any other .md: linkable, not published */
+	SOURCE_ASSET         /* any other file: copied when linked */
+};
+
+enum difficulty { DIFF_EASY, DIFF_MEDIUM, DIFF_HARD, DIFF_NONE };
+
+/* Front matter keys of format.md, with `has_*` set when written. */
+struct front_matter {
+	char *title;               /* NULL when absent */
+	char *description;
+	long weight;
+	int has_weight;
+	int draft;
+	enum difficulty difficulty; /* DIFF_NONE when absent */
+	int difficulty_line, difficulty_col;
+	struct toml_value *table;  /* the whole parsed table (owns it), or NULL */
+};
+
+struct source {
+	char *rel;                 /* path below content/, '/'-separated */
+	char *display;             /* path shown in diagnostics: "content/..." */
+	enum source_kind kind;
+	char *data;                /* the file's bytes, NUL-terminated */
+	size_t len;
+	const char *body;          /* Markdown after the front matter (into data) */
+	size_t body_len;
+	int body_line;             /* line of data on which body starts, 1-based */
+	struct front_matter fm;
+};
+
+struct source_set {
+	struct source **v;         /* sorted by rel; drafts are left out */
+	size_t len, cap;
+};
+
+/*
+ * Loads every file below content_dir. Adds diagnostics for unreadable
+ * files, bad UTF-8 and bad front matter and goes on; returns 0 if
+ * nothing was an error.
+ */
+int content_load(struct source_set *set, const char *content_dir,
+    const char *display_prefix, struct diag_list *dl);
+void content_free(struct source_set *set);
+
+/*
+ * Splits and validates front matter of one Markdown file already in
+ * src->data; fills src->fm, body, body_len, body_line. Exposed for tests
+ * and the fuzzer. Returns 0 or -1 (diagnostics added).
+ */
+int content_front_matter(struct source *src, struct diag_list *dl);
+void front_matter_free(struct front_matter *fm);
+/* Finds a source by its path below content/, or NULL. */
+struct source *content_find(const struct source_set *set, const char *rel);
+
+const char *difficulty_name(enum difficulty d);
+
+#endif

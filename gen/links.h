@@ -1,0 +1,31 @@
+/*
+ * links: resolving every link and anchor, and recording backlinks.
+ */
+#ifndef QUIZDECK_LINKS_H
+#define QUIZDECK_LINKS_H
+
+#include "model.h"
+
+/*
+ * Checks every link and image in every doc, records the assets to copy
+ * and the backlinks (sections <- questions, cards). Diagnostics for each
+ * broken link at its own position. Returns 0 if none was an error.
+ */
+int links_resolve(struct site *site, struct diag_list *dl);
+
+/*
+ * Where a link destination written in doc `from` leads in the output, as
+ * a path below out/ with any fragment ("guide/ring/index.html#ring-all-reduce").
+ * Returns NULL for a destination to leave as written (absolute URLs,
+ * mailto:). Caller frees. Only valid after links_resolve succeeded.
+ */
+char *links_output_target(const struct site *site, const struct doc *from, const char *dest);
+
+/*
+ * 1 if a URL may be emitted: no javascript:, vbscript:, data: (except
+ * images of a raster type), file: schemes, in any case, with any
+ * embedded whitespace or control characters. Relative URLs are safe.
+ */
+int links_url_is_safe(const char *url, int is_image);
+
+#endif

@@ -1,0 +1,425 @@
+/*
+ * quizdeck: build study sites and printable flashcards from Markdown.
+ *
+ * main parses the command line, runs the pipeline (load > parse > link >
+ * render) and is the only place that prints diagnostics or picks the
+ * exit status: 0 done, 1 the content has errors, 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "diag.h"
+#include "model.h"
+#include "pdf.h"
+#include "scaffold.h"
+#include "util.h"
+
+#define QUIZDECK_VERSION "0.1.0"
+
+enum { EXIT_CONTENT = 1, EXIT_USAGE = 2 };
+
+static const char usage_main[] =
+"usage: quizdeck [-C DIR] COMMAND [OPTIONS]\n"
+"\n"
+"Build a study website and printable flashcards from Markdown.\n"
+"\n"
+"commands:\n"
+"  build     write the HTML site and the PDF flashcards into out/\n"
+"  check     parse and link everything; print diagnostics and a summary\n"
+"  print     write only the PDF flashcards (out/print/DECK.pdf)\n"
+"  serve     build, serve on 127.0.0.1 and rebuild on change\n"
+"  new       create a new site with one example of each kind\n"
+"\n"
+"options:\n"
+"  -C DIR      run in DIR, the site's folder (default: .)\n"
+"  --version   print the version\n"
+"  -h, --help  this text; `quizdeck COMMAND --help` for a command\n"
+"\n"
+"exit status: 0 done, 1 content errors, 2 usage\n";
+
+static const char usage_build[] =
+"usage: quizdeck build [-C DIR] [-o OUT] [--strict] [--no-pdf]\n"
+"\n"
+"Writes the static site and out/print/DECK.pdf for every deck. The build\n"
+"goes to a staging folder and replaces OUT only when all of it succeeded.\n"
+"\n"
+"  -C DIR     the site's folder (default: .)\n"
+"  -o OUT     the output folder (default: DIR/out)\n"
+"  --strict   warnings are errors\n"
+"  --no-pdf   skip the PDF flashcards\n";
+
+static const char usage_check[] =
+"usage: quizdeck check [-C DIR] [--strict] [--dump]\n"
+"\n"
+"Parses and links every file, prints each problem as file:line:col and a\n"
+"summary line. Exit 1 on any error (any warning with --strict).\n"
+"\n"
+"  -C DIR     the site's folder (default: .)\n"
+"  --strict   warnings are errors\n"
+"  --dump     print the parsed model as stable text (for tests)\n";
+
+static const char usage_print[] =
+"usage: quizdeck print [-C DIR] [-o OUT] [OPTIONS] [DECK...]\n"
+"\n"
+"Writes OUT/print/DECK.pdf for the named decks (default: all). The options\n"
+"override [print] in site.toml.\n"
+"\n"
+"  --paper P        a4, letter, a3, a5, legal, or WxHmm / WxHin\n"
+"  --card C         a7, a6, a8, index-3x5, index-4x6, business, poker, or WxHmm\n"
+"  --duplex D       long-edge, short-edge, fold or single\n"
+"  --cut-marks M    corners, lines or none\n"
+"  --back-offset O  shift of the back pages, as \"0.5mm,-0.3mm\"\n"
+"  --calibration    write OUT/print/calibration.pdf, a sheet to measure\n"
+"                   your printer's back-side shift, and nothing else\n";
+
+static const char usage_serve[] =
+"usage: quizdeck serve [-C DIR] [--port N]\n"
+"\n"
+"Builds the site, serves it on 127.0.0.1 and rebuilds on change.\n";
+
+static const char usage_new[] =
+"usage: quizdeck new DIR\n"
+"\n"
+"Creates DIR with site.toml, a practice test, a flashcard deck and a guide\n"
+"chapter, ready for `quizdeck build -C DIR`.\n";
+
+struct cli {
+	const char *command;
+	const char *dir;
+	const char *out;
+	int strict;
+	int dump;
+	int no_pdf;
+	int calibration;
+	int port;
+	const char *paper, *card, *duplex, *cut_marks, *back_offset;
+	char **args;
+	int nargs;
+};
+
+static int
+S_color(FILE *fp)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fileno(fp)) && (nc == NULL || *nc == '\0');
+}
+
+/* Prints the diagnostics and returns the exit status they call for. */
+static int
+S_report(struct diag_list *dl)
+{
+	diag_sort(dl);
+	diag_print(dl, stderr, S_color(stderr));
+	return diag_failed(dl) ? EXIT_CONTENT : 0;
+}
+
+static int
+S_usage_error(const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "quizdeck: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return EXIT_USAGE;
+}
+
+static int
+S_load(struct site *site, const struct cli *cli, struct diag_list *dl)
+{
+	struct site_options so;
+
+	memset(&so, 0, sizeof(so));
+	so.strict = cli->strict;
+	dl->strict = cli->strict;
+	return site_load(site, cli->dir, &so, dl);
+}
+
+static char *
+S_outdir(const struct cli *cli)
+{
+	return cli->out ? xstrdup(cli->out) : path_join(cli->dir, "out");
+}
+
+static int
+S_cmd_check(const struct cli *cli)
+{
+	struct diag_list dl;
+	struct site site;
+	char *summary;
+	int status;
+
+	diag_init(&dl);
+	S_load(&site, cli, &dl);
+	status = S_report(&dl);
+	if (cli->dump)
+		site_dump(&site, stdout);
+	summary = site_summary(&site, &dl);
+	printf("%s\n", summary);
+	free(summary);
+	site_free(&site);
+	diag_free(&dl);
+	return status;
+}
+
+static int
+S_cmd_build(const struct cli *cli, int html)
+{
+	struct build_options bo;
+	struct diag_list dl;
+	struct site site;
+	char *outdir = S_outdir(cli);
+	int status;
+
+	diag_init(&dl);
+	memset(&bo, 0, sizeof(bo));
+	bo.outdir = outdir;
+	bo.html = html;
+	bo.pdf = !cli->no_pdf;
+	bo.decks = cli->args;
+	bo.ndecks = (size_t)cli->nargs;
+	bo.progress = isatty(fileno(stderr));
+	if (S_load(&site, cli, &dl) == 0 && !diag_failed(&dl)) {
+		struct print_config *pc = &site.cfg.print;
+		int bad = 0;
+
+		/* Command-line print settings win over site.toml. */
+		if (cli->paper && config_paper_size(cli->paper, &pc->paper_w, &pc->paper_h) == -1)
+			bad = S_usage_error(usage_print, "unknown paper size \"%s\"", cli->paper);
+		if (cli->card && config_card_size(cli->card, &pc->card_w, &pc->card_h) == -1)
+			bad = S_usage_error(usage_print, "unknown card size \"%s\"", cli->card);
+		if (cli->duplex && config_parse_duplex(cli->duplex, &pc->duplex) == -1)
+			bad = S_usage_error(usage_print, "unknown duplex mode \"%s\"", cli->duplex);
+		if (cli->cut_marks && config_parse_cut_marks(cli->cut_marks, &pc->cut_marks) == -1)
+			bad = S_usage_error(usage_print, "unknown cut marks \"%s\"", cli->cut_marks);
+		if (cli->back_offset && config_parse_offset(cli->back_offset,
+		    &pc->back_offset_x, &pc->back_offset_y) == -1)
+			bad = S_usage_error(usage_print, "bad back offset \"%s\"", cli->back_offset);
+		if (cli->paper) {
+			free(pc->paper_name);
+			pc->paper_name = xstrdup(cli->paper);
+		}
+		if (cli->card) {
+			free(pc->card_name);
+			pc->card_name = xstrdup(cli->card);
+		}
+		for (int i = 0; i < cli->nargs && !bad; i++) {
+			size_t k;
+
+			for (k = 0; k < site.ndecks; k++)
+				if (strcmp(site.decks[k]->slug, cli->args[i]) == 0)
+					break;
+			if (k == site.ndecks)
+				bad = S_usage_error(usage_print, "no deck named \"%s\" in content/cards", cli->args[i]);
+		}
+		if (bad) {
+			status = bad;
+			goto out;
+		}
+		if (cli->calibration) {
+			char *printdir = path_join(outdir, "print");
+			char *path = path_join(printdir, "calibration.pdf");
+
+			if (dir_make(printdir) == 0)
+				pdf_write_calibration(pc, path, &dl);
+			else
+				diag_error(&dl, NULL, 0, 0, "cannot create %s: %s", printdir, strerror(errno));
+			free(path);
+			free(printdir);
+		} else
+			build_run(&site, &bo, &dl);
+	}
+	status = S_report(&dl);
+out:
+	site_free(&site);
+	diag_free(&dl);
+	free(outdir);
+	return status;
+}
+
+static int
+S_cmd_serve(const struct cli *cli)
+{
+	(void)cli;
+	fprintf(stderr, "quizdeck: serve is not available yet (see the issue on speed and serve)\n");
+	return EXIT_USAGE;
+}
+
+static int
+S_cmd_new(const struct cli *cli)
+{
+	struct diag_list dl;
+	int status;
+
+	if (cli->nargs != 1)
+		return S_usage_error(usage_new, "%s", "new takes one folder name");
+	diag_init(&dl);
+	scaffold_write(cli->args[0], &dl);
+	status = S_report(&dl);
+	if (status == 0)
+		printf("created %s: try `quizdeck build -C %s`\n", cli->args[0], cli->args[0]);
+	diag_free(&dl);
+	return status;
+}
+
+enum {
+	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
+	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "no-pdf", no_argument, NULL, OPT_NO_PDF },
+	{ "paper", required_argument, NULL, OPT_PAPER },
+	{ "card", required_argument, NULL, OPT_CARD },
+	{ "duplex", required_argument, NULL, OPT_DUPLEX },
+	{ "cut-marks", required_argument, NULL, OPT_CUT_MARKS },
+	{ "back-offset", required_argument, NULL, OPT_BACK_OFFSET },
+	{ "calibration", no_argument, NULL, OPT_CALIBRATION },
+	{ "port", required_argument, NULL, OPT_PORT },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Which options each command takes, by their codes. */
+static int
+S_allowed(const char *cmd, int opt)
+{
+	switch (opt) {
+	case 'C':
+	case 'h':
+		return 1;
+	case 'o':
+		return !strcmp(cmd, "build") || !strcmp(cmd, "print");
+	case OPT_STRICT:
+		return !strcmp(cmd, "build") || !strcmp(cmd, "check") || !strcmp(cmd, "print");
+	case OPT_DUMP:
+		return !strcmp(cmd, "check");
+	case OPT_NO_PDF:
+		return !strcmp(cmd, "build");
+	case OPT_PAPER: case OPT_CARD: case OPT_DUPLEX: case OPT_CUT_MARKS:
+	case OPT_BACK_OFFSET: case OPT_CALIBRATION:
+		return !strcmp(cmd, "print");
+	case OPT_PORT:
+		return !strcmp(cmd, "serve");
+	}
+	return 0;
+}
+
+static const char *
+S_usage_of(const char *cmd)
+{
+	if (cmd == NULL)
+		return usage_main;
+	if (!strcmp(cmd, "build"))
+		return usage_build;
+	if (!strcmp(cmd, "check"))
+		return usage_check;
+	if (!strcmp(cmd, "print"))
+		return usage_print;
+	if (!strcmp(cmd, "serve"))
+		return usage_serve;
+	if (!strcmp(cmd, "new"))
+		return usage_new;
+	return NULL;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct cli cli;
+	const char *usage;
+	int c, i;
+
+	memset(&cli, 0, sizeof(cli));
+	cli.dir = ".";
+	cli.port = 8000;
+
+	/* Options before the command: -C, --help, --version. */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("quizdeck %s\n", QUIZDECK_VERSION);
+			return 0;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_main, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-C") && i + 1 < argc)
+			cli.dir = argv[++i];
+		else if (!strncmp(argv[i], "-C", 2) && argv[i][2])
+			cli.dir = argv[i] + 2;
+		else
+			return S_usage_error(usage_main, "unknown option %s", argv[i]);
+	}
+	if (i == argc) {
+		fputs(usage_main, stderr);
+		return EXIT_USAGE;
+	}
+	cli.command = argv[i];
+	if ((usage = S_usage_of(cli.command)) == NULL)
+		return S_usage_error(usage_main, "unknown command \"%s\"", cli.command);
+
+	/* The command's own options; getopt_long sees argv from the command on. */
+	argc -= i;
+	argv += i;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:o:h", long_options, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return S_usage_error(usage, c == ':' ? "option %s needs a value" :
+			    "unknown option %s", argv[optind - 1]);
+		if (c == OPT_VERSION) {
+			printf("quizdeck %s\n", QUIZDECK_VERSION);
+			return 0;
+		}
+		if (!S_allowed(cli.command, c))
+			return S_usage_error(usage, "option %s does not apply here", argv[optind - 1]);
+		switch (c) {
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case 'C': cli.dir = optarg; break;
+		case 'o': cli.out = optarg; break;
+		case OPT_STRICT: cli.strict = 1; break;
+		case OPT_DUMP: cli.dump = 1; break;
+		case OPT_NO_PDF: cli.no_pdf = 1; break;
+		case OPT_PAPER: cli.paper = optarg; break;
+		case OPT_CARD: cli.card = optarg; break;
+		case OPT_DUPLEX: cli.duplex = optarg; break;
+		case OPT_CUT_MARKS: cli.cut_marks = optarg; break;
+		case OPT_BACK_OFFSET: cli.back_offset = optarg; break;
+		case OPT_CALIBRATION: cli.calibration = 1; break;
+		case OPT_PORT: {
+			char *end;
+			long p = strtol(optarg, &end, 10);
+
+			if (*end || p < 1 || p > 65535)
+				return S_usage_error(usage, "bad port \"%s\"", optarg);
+			cli.port = (int)p;
+			break;
+		}
+		}
+	}
+	cli.args = argv + optind;
+	cli.nargs = argc - optind;
+
+	if (!strcmp(cli.command, "check") || !strcmp(cli.command, "serve") ||
+	    !strcmp(cli.command, "build")) {
+		if (cli.nargs > 0)
+			return S_usage_error(usage, "unexpected argument \"%s\"", cli.args[0]);
+	}
+	if (!strcmp(cli.command, "check"))
+		return S_cmd_check(&cli);
+	if (!strcmp(cli.command, "build"))
+		return S_cmd_build(&cli, 1);
+	if (!strcmp(cli.command, "print"))
+		return S_cmd_build(&cli, 0);
+	if (!strcmp(cli.command, "serve"))
+		return S_cmd_serve(&cli);
+	return S_cmd_new(&cli);
+}

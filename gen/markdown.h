@@ -1,0 +1,53 @@
+/*
+ * markdown: the cmark-gfm wrapper, heading attributes and slugs.
+ */
+#ifndef QUIZDECK_MARKDOWN_H
+#define QUIZDECK_MARKDOWN_H
+
+#include <stddef.h>
+#include <cmark-gfm.h>
+
+/*
+ * Parses Markdown with the table, tasklist, strikethrough, autolink and
+ * footnote extensions and source positions on. The caller frees with
+ * cmark_node_free. Line numbers in the tree are relative to `md`.
+ */
+cmark_node *md_parse(const char *md, size_t len);
+
+/* Heading attributes: the trailing `{#id .class key=value}` of a heading. */
+struct md_attrs {
+	char *id;                  /* NULL if none */
+	char **classes;
+	size_t nclasses;
+	char **keys, **values;     /* key=value pairs, in order */
+	size_t npairs;
+};
+
+/*
+ * Takes a trailing attribute block off a heading node's last text child
+ * (editing the tree) and fills attrs. Returns 1 if a block was found, 0
+ * if not, -1 if it was malformed (*err points at a static reason).
+ */
+int md_heading_attrs(cmark_node *heading, struct md_attrs *attrs, const char **err);
+void md_attrs_free(struct md_attrs *attrs);
+int md_attrs_has_class(const struct md_attrs *attrs, const char *cls);
+
+/* The plain text of a node (text, code, and the text of links/emphasis). */
+char *md_plain_text(cmark_node *node);
+
+/* GitHub's slug of a heading's text (without the -N suffix). */
+char *md_slug(const char *text);
+
+/* Hands out unique slugs within one file: "a", "a-1", "a-2"... */
+struct md_slugger {
+	char **used;
+	size_t len, cap;
+};
+void md_slugger_init(struct md_slugger *s);
+void md_slugger_free(struct md_slugger *s);
+/* Returns a new string: slug, or slug-N if already handed out. */
+char *md_slugger_take(struct md_slugger *s, const char *slug);
+/* Records an explicit id so later slugs avoid it. */
+void md_slugger_reserve(struct md_slugger *s, const char *id);
+
+#endif

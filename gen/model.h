@@ -1,0 +1,226 @@
+/*
+ * model: what a site is made of, after parsing and linking.
+ *
+ *   site > tests > topics > questions
+ *        > decks > cards
+ *        > guide > chapters > sections
+ *
+ * Each Markdown source is parsed once into a `doc` that owns its cmark
+ * tree; questions, cards and sections point into those trees (they do
+ * not own nodes). Block ranges are inclusive runs of sibling nodes.
+ * The whole model is freed in one place: site_free.
+ */
+#ifndef QUIZDECK_MODEL_H
+#define QUIZDECK_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <cmark-gfm.h>
+
+#include "config.h"
+#include "content.h"
+#include "diag.h"
+
+struct question;
+struct card;
+struct section;
+struct chapter;
+
+/* An inclusive run of sibling block nodes; both NULL when empty. */
+struct block_range {
+	cmark_node *first, *last;
+};
+
+enum anchor_kind { ANCHOR_HEADING, ANCHOR_QUESTION, ANCHOR_CARD, ANCHOR_TOPIC };
+
+/* An id a link may point at inside a doc. */
+struct anchor {
+	char *id;
+	enum anchor_kind kind;
+	int line, col;
+	union {
+		struct section *section;   /* ANCHOR_HEADING in a chapter */
+		struct question *question;
+		struct card *card;
+		struct topic *topic;
+	} u;
+};
+
+/* One parsed Markdown source. */
+struct doc {
+	struct source *src;        /* not owned */
+	cmark_node *root;          /* owned */
+	char *url;                 /* output page, relative to out/ ("guide/x/index.html"); NULL if not published */
+	struct anchor *anchors;    /* sorted by id once parsing is done */
+	size_t nanchors, anchors_cap;
+	struct chapter *chapter;   /* when this doc is a chapter */
+};
+
+/* A reference from a question or card to somewhere it links. */
+enum xref_kind { XREF_QUESTION, XREF_CARD };
+struct xref {
+	enum xref_kind kind;
+	union {
+		struct question *question;
+		struct card *card;
+	} u;
+};
+struct xref_list {
+	struct xref *v;
+	size_t len, cap;
+};
+
+struct section_list {
+	struct section **v;
+	size_t len, cap;
+};
+
+struct quiz_option {
+	cmark_node *item;          /* the task-list item */
+	int correct;
+	cmark_node *feedback;      /* block quote inside the item, or NULL */
+	int line, col;
+};
+
+struct question {
+	char *id;
+	char *stem_text;           /* the heading's plain text */
+	cmark_node *heading;
+	enum difficulty difficulty;
+	int sample;                /* marked .sample, or chosen as a default sample */
+	int multi;                 /* more than one correct option */
+	int line, col;             /* the heading's position in the source */
+	struct topic *topic;
+	struct block_range stem;   /* further stem blocks after the heading */
+	cmark_node *hint;          /* block quote before the options, or NULL */
+	cmark_node *options_list;  /* the task list */
+	struct quiz_option *options;
+	size_t noptions;
+	struct block_range explanation;
+	char fingerprint[17];      /* hex of a hash of stem and options: saved answers of a changed question are dropped */
+	struct section_list links_to;   /* guide sections its explanation (or any part) links to, in order, unique */
+};
+
+struct topic {
+	char *slug;                /* file name without .md */
+	char *title;
+	struct doc *doc;
+	long weight;
+	struct block_range intro;  /* text before the first ## */
+	struct question *questions;
+	size_t nquestions;
+	struct test *test;
+};
+
+struct test {
+	char *slug;                /* folder or file name */
+	char *title;
+	char *description;         /* NULL if none */
+	struct doc *index;         /* _index.md (or the single file) */
+	struct block_range intro;  /* body of _index.md */
+	struct topic **topics;     /* ordered by weight, then file name */
+	size_t ntopics;
+	size_t count[3];           /* questions by difficulty */
+	size_t nquestions;
+	char *url;                 /* "quiz/<slug>/index.html" */
+};
+
+struct card {
+	char *id;
+	char *label;               /* id with the first letter upper-cased */
+	int number;                /* 1-based, in file order */
+	char *front_text;          /* the heading's plain text */
+	cmark_node *heading;
+	struct block_range back;
+	int line, col;
+	struct deck *deck;
+	struct section_list links_to;
+};
+
+struct deck {
+	char *slug;
+	char *title;
+	char *description;
+	struct doc *doc;
+	struct block_range intro;
+	struct card *cards;
+	size_t ncards;
+	long weight;
+	char *url;                 /* "cards/<slug>/index.html" */
+	char *pdf_url;             /* "print/<slug>.pdf" */
+};
+
+struct section {
+	char *id;
+	char *title;               /* plain text */
+	int level;                 /* 1..6 */
+	cmark_node *heading;
+	int line, col;
+	struct chapter *chapter;
+	struct xref_list backlinks; /* questions and cards linking here, in model order */
+};
+
+struct chapter {
+	char *slug;                /* path below guide/ without .md: "ring" or "part/ring" */
+	char *title;
+	long weight;
+	struct doc *doc;
+	struct section **sections; /* every heading, in order */
+	size_t nsections;
+	struct xref_list backlinks; /* links to the chapter without an anchor */
+	char *url;                 /* "guide/<slug>/index.html" */
+	struct chapter *prev, *next;
+};
+
+/* A non-Markdown file some content links to; copied to the output. */
+struct asset {
+	struct source *src;
+	char *url;                 /* path below out/ */
+};
+
+struct link_stats {
+	size_t links;              /* every link and image checked */
+};
+
+struct site {
+	char *root;                /* the site folder */
+	struct config cfg;
+	struct source_set sources;
+	struct doc **docs;
+	size_t ndocs;
+	struct doc *home;          /* content/index.md, or NULL */
+	struct test **tests;
+	size_t ntests;
+	struct deck **decks;
+	size_t ndecks;
+	struct chapter **chapters; /* in reading order */
+	size_t nchapters;
+	struct asset *assets;      /* linked files to copy, sorted by url */
+	size_t nassets, assets_cap;
+	struct link_stats stats;
+};
+
+struct site_options {
+	int strict;                /* warnings are errors */
+};
+
+/*
+ * Loads, parses and links a site rooted at `root`: site.toml, content/.
+ * Returns 0 if no error was found; diagnostics go to dl either way. The
+ * site must be freed with site_free whatever the result.
+ */
+int site_load(struct site *site, const char *root, const struct site_options *opt,
+    struct diag_list *dl);
+void site_free(struct site *site);
+
+/* The summary line of `quizdeck check` (no trailing newline); caller frees. */
+char *site_summary(const struct site *site, const struct diag_list *dl);
+/* A stable text dump of the model, for golden tests (`check --dump`). */
+void site_dump(const struct site *site, FILE *fp);
+
+/* Looks up an anchor by id in a doc (after parsing), or NULL. */
+const struct anchor *doc_anchor(const struct doc *d, const char *id);
+/* The doc for a source path below content/, or NULL. */
+struct doc *site_doc(const struct site *site, const char *rel);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * pdf: printable flashcards, drawn with Cairo and laid out with Pango.
+ */
+#ifndef QUIZDECK_PDF_H
+#define QUIZDECK_PDF_H
+
+#include "model.h"
+
+/*
+ * Writes one deck as a PDF at path with the given print settings.
+ * Cards that do not fit even at min_font_size are warnings naming their
+ * file and line. Returns 0, or -1 with diagnostics added.
+ */
+int pdf_write_deck(const struct site *site, const struct deck *deck,
+    const struct print_config *pc, const char *path, struct diag_list *dl);
+
+/* A calibration sheet for measuring a printer's back-side shift. */
+int pdf_write_calibration(const struct print_config *pc, const char *path,
+    struct diag_list *dl);
+
+#endif

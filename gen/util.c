@@ -1,0 +1,557 @@
+/*
+ * util: memory, growable buffers, UTF-8, paths and files.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void
+S_oom(size_t n)
+{
+	fprintf(stderr, "quizdeck: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL)
+		S_oom(n);
+	return p;
+}
+
+void *
+xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (p == NULL)
+		S_oom(count * size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (q == NULL)
+		S_oom(n);
+	return q;
+}
+
+void *
+xgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+
+	if (need <= *cap)
+		return p;
+	n = *cap ? *cap : 8;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			S_oom(SIZE_MAX);
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		S_oom(SIZE_MAX);
+	p = xrealloc(p, n * size);
+	*cap = n;
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	struct buf b;
+	va_list ap;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
+void
+buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+void
+buf_put(struct buf *b, const void *p, size_t n)
+{
+	if (n > SIZE_MAX - b->len - 1)
+		S_oom(SIZE_MAX);
+	b->data = xgrow(b->data, &b->cap, b->len + n + 1, 1);
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void
+buf_putc(struct buf *b, int c)
+{
+	char ch = (char)c;
+	buf_put(b, &ch, 1);
+}
+
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	b->data = xgrow(b->data, &b->cap, b->len + (size_t)n + 1, 1);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void
+buf_put_utf8(struct buf *b, uint32_t cp)
+{
+	unsigned char s[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		s[0] = (unsigned char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		s[0] = (unsigned char)(0xC0 | (cp >> 6));
+		s[1] = (unsigned char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		s[0] = (unsigned char)(0xE0 | (cp >> 12));
+		s[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+		s[2] = (unsigned char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else {
+		s[0] = (unsigned char)(0xF0 | (cp >> 18));
+		s[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+		s[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+		s[3] = (unsigned char)(0x80 | (cp & 0x3F));
+		n = 4;
+	}
+	buf_put(b, s, n);
+}
+
+char *
+buf_detach(struct buf *b)
+{
+	char *p = b->data ? b->data : xstrdup("");
+	buf_init(b);
+	return p;
+}
+
+const char *
+buf_str(const struct buf *b)
+{
+	return b->data ? b->data : "";
+}
+
+size_t
+utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	uint32_t c;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	} else if ((s[0] & 0xE0) == 0xC0) {
+		len = 2;
+		c = s[0] & 0x1F;
+	} else if ((s[0] & 0xF0) == 0xE0) {
+		len = 3;
+		c = s[0] & 0x0F;
+	} else if ((s[0] & 0xF8) == 0xF0) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and values past Unicode are invalid. */
+	if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
+	    (len == 4 && c < 0x10000) || c > 0x10FFFF ||
+	    (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+int
+utf8_validate(const char *s, size_t n, int *line, int *col)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+	int l = 1, c = 1;
+	uint32_t cp;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			if (p[i] == '\n') {
+				l++;
+				c = 1;
+			} else
+				c++;
+			i++;
+			continue;
+		}
+		k = utf8_decode(p + i, n - i, &cp);
+		if (k == 0) {
+			*line = l;
+			*col = c;
+			return 0;
+		}
+		i += k;
+		c += (int)k;
+	}
+	return 1;
+}
+
+char *
+path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	if (la == 0)
+		return xstrdup(b);
+	if (*b == '\0')
+		return xstrdup(a);
+	if (a[la - 1] == '/')
+		return xasprintf("%s%s", a, b);
+	return xasprintf("%s/%s", a, b);
+}
+
+char *
+path_dirname(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+
+	if (slash == NULL)
+		return xstrdup("");
+	return xstrndup(p, (size_t)(slash - p));
+}
+
+const char *
+path_basename(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+
+	return slash ? slash + 1 : p;
+}
+
+char *
+path_normalize(const char *p)
+{
+	struct buf out;
+	const char *s = p, *e;
+	size_t *marks = NULL, nmarks = 0, cap = 0;
+	char *res = NULL;
+
+	buf_init(&out);
+	while (*s) {
+		size_t n;
+
+		e = strchr(s, '/');
+		n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 0 || (n == 1 && s[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			if (nmarks == 0)
+				goto out;
+			out.len = marks[--nmarks];
+			if (out.data)
+				out.data[out.len] = '\0';
+		} else {
+			marks = xgrow(marks, &cap, nmarks + 1, sizeof(*marks));
+			marks[nmarks++] = out.len;
+			if (out.len)
+				buf_putc(&out, '/');
+			buf_put(&out, s, n);
+		}
+		s += n;
+		if (*s == '/')
+			s++;
+	}
+	res = buf_detach(&out);
+out:
+	buf_free(&out);
+	free(marks);
+	return res;
+}
+
+char *
+path_relative(const char *from, const char *to)
+{
+	struct buf b;
+	const char *f = from, *t = to, *lf = from, *lt = to;
+	const char *q;
+
+	/* Skip the common directory prefix. */
+	while (*f && *t && *f == *t) {
+		if (*f == '/') {
+			lf = f + 1;
+			lt = t + 1;
+		}
+		f++;
+		t++;
+	}
+	buf_init(&b);
+	for (q = lf; *q; q++)
+		if (*q == '/')
+			buf_puts(&b, "../");
+	buf_puts(&b, lt);
+	return buf_detach(&b);
+}
+
+int
+path_has_suffix(const char *p, const char *suffix)
+{
+	size_t lp = strlen(p), ls = strlen(suffix);
+
+	return lp >= ls && strcmp(p + lp - ls, suffix) == 0;
+}
+
+int
+file_read(const char *path, char **data, size_t *len)
+{
+	struct buf b;
+	char chunk[65536];
+	ssize_t n;
+	int fd, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			close(fd);
+			buf_free(&b);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		buf_put(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	*len = b.len;
+	*data = buf_detach(&b);
+	return 0;
+}
+
+int
+dir_make(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int rc = -1;
+
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) == -1 && errno != EEXIST)
+			goto out;
+		*s = '/';
+	}
+	if (mkdir(p, 0777) == -1 && errno != EEXIST)
+		goto out;
+	rc = 0;
+out:
+	free(p);
+	return rc;
+}
+
+int
+file_write(const char *path, const void *data, size_t len)
+{
+	char *dir = path_dirname(path);
+	const char *p = data;
+	int fd, rc = -1, saved;
+
+	if (*dir && dir_make(dir) == -1)
+		goto out;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) == -1)
+		goto out;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			close(fd);
+			errno = saved;
+			goto out;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) == -1)
+		goto out;
+	rc = 0;
+out:
+	free(dir);
+	return rc;
+}
+
+int
+file_copy(const char *from, const char *to)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	if (file_read(from, &data, &len) == -1)
+		return -1;
+	rc = file_write(to, data, len);
+	free(data);
+	return rc;
+}
+
+int
+dir_remove(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (lstat(path, &st) == -1)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		char *child;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		child = path_join(path, de->d_name);
+		if (dir_remove(child) == -1)
+			rc = -1;
+		free(child);
+	}
+	closedir(d);
+	if (rmdir(path) == -1)
+		rc = -1;
+	return rc;
+}
+
+int
+path_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+path_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+uint64_t
+hash_fnv1a(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = seed;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int
+S_strcmp_p(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+strv_sort(char **v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_strcmp_p);
+}

@@ -1,0 +1,95 @@
+/*
+ * util: memory, growable buffers, paths and files.
+ *
+ * Out-of-memory is not a recoverable condition for a build tool: every
+ * allocation goes through the x* family, which aborts with a message.
+ */
+#ifndef QUIZDECK_UTIL_H
+#define QUIZDECK_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grows an array of *cap elements of size `size` so index `need - 1` fits. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated once anything was added. */
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void buf_init(struct buf *b);
+void buf_free(struct buf *b);
+void buf_reset(struct buf *b);
+void buf_put(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, int c);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/* Appends the UTF-8 encoding of code point cp (must be valid). */
+void buf_put_utf8(struct buf *b, uint32_t cp);
+/* Hands the contents to the caller (who frees them) and empties b. */
+char *buf_detach(struct buf *b);
+/* The contents as a C string ("" when nothing was added). */
+const char *buf_str(const struct buf *b);
+
+/*
+ * UTF-8. utf8_decode reads one code point from s (at most n bytes) and
+ * returns its length, or 0 for an invalid or truncated sequence (overlong
+ * forms, surrogates and values above U+10FFFF are invalid).
+ */
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+/*
+ * Checks that s is valid UTF-8. Returns 1 if so; else 0 with *line and
+ * *col (1-based, col counted in bytes) at the first bad byte.
+ */
+int utf8_validate(const char *s, size_t n, int *line, int *col);
+
+/* Paths. All returned strings are the caller's to free. */
+char *path_join(const char *a, const char *b);
+/* The directory part of a relative path ("" for a bare name). */
+char *path_dirname(const char *p);
+/* The last component of p. Points into p. */
+const char *path_basename(const char *p);
+/*
+ * Normalises a relative path lexically: drops "." and empty components
+ * and folds "x/..". Returns NULL if the path climbs above its root.
+ */
+char *path_normalize(const char *p);
+/* The relative URL that leads from page `from` to `to` (both relative to the output root). */
+char *path_relative(const char *from, const char *to);
+int path_has_suffix(const char *p, const char *suffix);
+
+/*
+ * Reads a whole file. Returns 0 and sets *data (NUL-terminated, caller
+ * frees) and *len on success; -1 with errno set on failure.
+ */
+int file_read(const char *path, char **data, size_t *len);
+/* Writes data to path, creating parent directories. 0 or -1 (errno). */
+int file_write(const char *path, const void *data, size_t len);
+int file_copy(const char *from, const char *to);
+/* mkdir -p. 0 or -1 (errno). */
+int dir_make(const char *path);
+/* rm -rf. 0 or -1. Does not follow symbolic links. */
+int dir_remove(const char *path);
+int path_is_dir(const char *path);
+int path_is_file(const char *path);
+
+/* 64-bit FNV-1a, for stable content fingerprints (not security). */
+uint64_t hash_fnv1a(const void *p, size_t n, uint64_t seed);
+#define HASH_FNV_SEED 0xcbf29ce484222325ULL
+
+/* Sorts an array of C strings in byte order. */
+void strv_sort(char **v, size_t n);
+
+#endif

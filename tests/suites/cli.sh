@@ -1,0 +1,73 @@
+#!/bin/sh
+# The command line: help, version, exit codes, `new`, and diagnostics
+# for a broken site.toml.
+set -u
+Q=${QUIZDECK:-./quizdeck}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME STATUS COMMAND...: the command exits with STATUS.
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		echo "ok cli $name"
+	else
+		echo "not ok cli $name: exit $got, want $want: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+# grep_in NAME FILE PATTERN: FILE has a line matching PATTERN (fixed string).
+grep_in() {
+	if grep -qF -- "$3" "$2"; then
+		echo "ok cli $1"
+	else
+		echo "not ok cli $1: no \"$3\" in: $(head -c 300 "$2")"
+	fi
+}
+
+expect "--version" 0 $Q --version
+grep_in "--version prints the version" "$tmp/out" "quizdeck "
+expect "--help" 0 $Q --help
+grep_in "--help lists the commands" "$tmp/out" "build     write the HTML site"
+for c in build check print serve new; do
+	expect "$c --help" 0 $Q "$c" --help
+	grep_in "$c --help shows its usage" "$tmp/out" "usage: quizdeck $c"
+done
+expect "no command is a usage error" 2 $Q
+expect "an unknown command is a usage error" 2 $Q frobnicate
+grep_in "and says which" "$tmp/err" 'unknown command "frobnicate"'
+expect "an unknown option is a usage error" 2 $Q check --frob
+grep_in "and names it" "$tmp/err" "unknown option --frob"
+expect "an option of another command is refused" 2 $Q check --paper a4
+expect "a missing option value is refused" 2 $Q build -o
+expect "a bad port is refused" 2 $Q serve --port 99999
+
+# A new site builds as it stands.
+expect "new makes a site" 0 $Q new "$tmp/site"
+expect "the new site checks clean under --strict" 0 $Q -C "$tmp/site" check --strict
+grep_in "its summary counts the examples" "$tmp/out" "1 test, 1 topic, 2 questions (1 easy, 1 medium, 0 hard); 1 deck, 2 cards; 1 chapter"
+expect "new refuses a folder that is not empty" 1 $Q new "$tmp/site"
+grep_in "and says why" "$tmp/err" "already exists and is not empty"
+
+# A broken site.toml: file, line, column and what is wrong; exit 1.
+mkdir -p "$tmp/bad/content"
+printf 'title = "x"\n[quiz]\nreveal = "sometimes"\n' >"$tmp/bad/site.toml"
+expect "a bad site.toml fails check" 1 $Q check -C "$tmp/bad"
+grep_in "with file:line:col and the reason" "$tmp/err" \
+	"$tmp/bad/site.toml:3:10: error: \"reveal\" must be \"each\" or \"end\", not \"sometimes\""
+printf 'title = "x"\ntitle = "y"\n' >"$tmp/bad/site.toml"
+expect "a TOML syntax error fails check" 1 $Q check -C "$tmp/bad"
+grep_in "at the second definition" "$tmp/err" "$tmp/bad/site.toml:2:1: error:"
+rm "$tmp/bad/site.toml"
+expect "a missing site.toml fails check" 1 $Q check -C "$tmp/bad"
+grep_in "and says it cannot be read" "$tmp/err" "site.toml: error: cannot read the site settings"
+
+# Front matter problems name the content file and line.
+printf '' >"$tmp/bad/site.toml"
+mkdir -p "$tmp/bad/content/guide"
+printf '+++\ntitle = "A"\ncolour = "red"\n+++\n\n## One {#one}\n\nText.\n' >"$tmp/bad/content/guide/a.md"
+expect "an unknown front-matter key fails check" 1 $Q check -C "$tmp/bad"
+grep_in "at the key" "$tmp/err" "content/guide/a.md:3:1: error:"

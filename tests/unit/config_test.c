@@ -1,0 +1,192 @@
+/*
+ * config: defaults, every key, and a table of wrong inputs with the exact
+ * diagnostic each must give.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "config.h"
+#include "diag.h"
+#include "util.h"
+
+/* Writes text to a temporary site.toml and loads it. */
+static int
+S_load(const char *text, struct config *c, struct diag_list *dl)
+{
+	char path[] = "/tmp/quizdeck-config-XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	if (fd == -1 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		perror("config_test");
+		exit(2);
+	}
+	close(fd);
+	diag_init(dl);
+	rc = config_load(c, path, dl);
+	unlink(path);
+	return rc;
+}
+
+static void
+test_defaults(void)
+{
+	struct config c;
+	struct diag_list dl;
+
+	CHECK_GROUP("config defaults");
+	CHECK_INT(S_load("", &c, &dl), 0, "an empty site.toml is a valid site");
+	CHECK_INT(dl.len, 0, "and gives no diagnostic");
+	CHECK_STR(c.theme, "default", "theme");
+	CHECK_STR(c.language, "en", "language");
+	CHECK_INT(c.quiz.questions, 10, "quiz.questions");
+	CHECK_INT(c.quiz.reveal, REVEAL_EACH, "quiz.reveal");
+	CHECK_INT(c.quiz.seconds_easy, 30, "quiz.seconds.easy");
+	CHECK_INT(c.quiz.seconds_medium, 45, "quiz.seconds.medium");
+	CHECK_INT(c.quiz.seconds_hard, 75, "quiz.seconds.hard");
+	CHECK(c.quiz.pass_mark == 0.7, "quiz.pass_mark 0.7");
+	CHECK_INT(c.markdown.unsafe_html, 0, "markdown.unsafe_html off");
+	CHECK(c.print.paper_w == 210 && c.print.paper_h == 297, "paper a4");
+	CHECK(c.print.card_w == 74 && c.print.card_h == 105, "card a7");
+	CHECK_INT(c.print.duplex, DUPLEX_LONG_EDGE, "duplex");
+	CHECK_INT(c.print.cut_marks, CUT_CORNERS, "cut marks");
+	CHECK_STR(c.print.font, "Noto Sans", "font");
+	CHECK(c.print.min_font_size == 7, "min_font_size");
+	config_free(&c);
+	diag_free(&dl);
+}
+
+static void
+test_every_key(void)
+{
+	struct config c;
+	struct diag_list dl;
+	const char *text =
+	    "title = \"T\"\ndescription = \"D\"\nlanguage = \"de\"\nauthor = \"A\"\n"
+	    "base_url = \"https://example.org/study/\"\ntheme = \"mine\"\n"
+	    "[quiz]\nquestions = 25\nreveal = \"end\"\n"
+	    "seconds = { easy = 20, medium = 40, hard = 90 }\npass_mark = 1\n"
+	    "[markdown]\nunsafe_html = true\n"
+	    "[print]\npaper = \"letter\"\ncard = \"index-3x5\"\nduplex = \"short-edge\"\n"
+	    "cut_marks = \"lines\"\nfont = \"DejaVu Sans\"\nmin_font_size = 6.5\n"
+	    "back_offset = \"0.5mm, -0.3mm\"\n";
+
+	CHECK_GROUP("config keys");
+	CHECK_INT(S_load(text, &c, &dl), 0, "every key loads");
+	CHECK_STR(c.title, "T", "title");
+	CHECK_STR(c.description, "D", "description");
+	CHECK_STR(c.language, "de", "language");
+	CHECK_STR(c.author, "A", "author");
+	CHECK_STR(c.base_url, "https://example.org/study", "base_url loses its trailing slash");
+	CHECK_STR(c.theme, "mine", "theme");
+	CHECK_INT(c.quiz.questions, 25, "quiz.questions");
+	CHECK_INT(c.quiz.reveal, REVEAL_END, "quiz.reveal end");
+	CHECK_INT(c.quiz.seconds_hard, 90, "quiz.seconds.hard");
+	CHECK(c.quiz.pass_mark == 1.0, "an integer pass_mark is taken as a number");
+	CHECK_INT(c.markdown.unsafe_html, 1, "unsafe_html");
+	CHECK(c.print.paper_w == 215.9 && c.print.paper_h == 279.4, "letter paper");
+	CHECK(c.print.card_w == 76.2 && c.print.card_h == 127, "index-3x5 card");
+	CHECK_INT(c.print.duplex, DUPLEX_SHORT_EDGE, "short-edge");
+	CHECK_INT(c.print.cut_marks, CUT_LINES, "lines");
+	CHECK_STR(c.print.font, "DejaVu Sans", "font");
+	CHECK(c.print.min_font_size == 6.5, "min_font_size 6.5");
+	CHECK(c.print.back_offset_x == 0.5 && c.print.back_offset_y == -0.3, "back_offset");
+	config_free(&c);
+	diag_free(&dl);
+}
+
+static void
+test_sizes(void)
+{
+	double w, h;
+
+	CHECK_GROUP("config sizes");
+	CHECK(config_paper_size("210x297mm", &w, &h) == 0 && w == 210 && h == 297, "210x297mm");
+	CHECK(config_paper_size("8.5x11in", &w, &h) == 0 && w == 215.9 && h == 279.4, "8.5x11in");
+	CHECK(config_card_size("business", &w, &h) == 0 && w == 85 && h == 55, "business 85x55");
+	CHECK(config_card_size("a6", &w, &h) == 0 && w == 105 && h == 148, "a6");
+	CHECK(config_card_size("index-4x6", &w, &h) == 0 && w == 101.6 && h == 152.4, "index-4x6");
+	CHECK(config_card_size("63x88mm", &w, &h) == 0 && w == 63 && h == 88, "custom card");
+	CHECK(config_card_size("63x88", &w, &h) == -1, "a size needs a unit");
+	CHECK(config_card_size("1x1mm", &w, &h) == -1, "a card of 1 mm is refused");
+	CHECK(config_paper_size("b5", &w, &h) == -1, "unknown paper");
+	CHECK(config_parse_offset("0,0", &w, &h) == 0 && w == 0 && h == 0, "offset 0,0");
+	CHECK(config_parse_offset("0.02in, 1pt", &w, &h) == 0 && w > 0.5 && w < 0.51, "offset in inches");
+	CHECK(config_parse_offset("0.5mm", &w, &h) == -1, "offset needs two lengths");
+	CHECK(config_parse_offset("50mm, 0", &w, &h) == -1, "offset over 20 mm");
+}
+
+struct bad_case {
+	const char *input;
+	int line, col;
+	const char *message;
+};
+
+static const struct bad_case bad[] = {
+	{ "titel = \"x\"\n", 1, 1, "unknown key \"titel\" in site.toml" },
+	{ "title = 3\n", 1, 9, "\"title\" must be a string" },
+	{ "\n[quiz]\nquestions = 0\n", 3, 13, "\"questions\" must be from 1 to 1000" },
+	{ "[quiz]\nquestions = \"ten\"\n", 2, 13, "\"questions\" must be an integer" },
+	{ "[quiz]\nreveal = \"never\"\n", 2, 10, "\"reveal\" must be \"each\" or \"end\", not \"never\"" },
+	{ "[quiz]\npass_mark = 1.5\n", 2, 13, "\"pass_mark\" must be a fraction from 0 to 1" },
+	{ "[quiz]\nseconds = { easy = 30, tricky = 5 }\n", 2, 25, "unknown key \"quiz.seconds.tricky\" in site.toml" },
+	{ "[quiz]\nlength = 3\n", 2, 1, "unknown key \"quiz.length\" in site.toml" },
+	{ "[print]\npaper = \"b5\"\n", 2, 9, "\"paper\": unknown paper \"b5\" (a4, a3, a5, letter, legal, or \"WxHmm\" / \"WxHin\")" },
+	{ "[print]\nduplex = \"both\"\n", 2, 10, "\"duplex\" must be long-edge, short-edge, fold or single, not \"both\"" },
+	{ "[print]\ncut_marks = \"dots\"\n", 2, 13, "\"cut_marks\" must be corners, lines or none, not \"dots\"" },
+	{ "[print]\nmin_font_size = 1\n", 2, 17, "\"min_font_size\" must be from 3 to 72 points" },
+	{ "[print]\nback_offset = \"1mm\"\n", 2, 15, "\"back_offset\" must be two lengths within 20 mm, as \"0.5mm, -0.3mm\", not \"1mm\"" },
+	{ "[markdown]\nunsafe_html = \"yes\"\n", 2, 15, "\"unsafe_html\" must be true or false" },
+	{ "base_url = \"example.org\"\n", 1, 12, "\"base_url\" must start with https:// or http://, not \"example.org\"" },
+	{ "theme = \"../x\"\n", 1, 9, "\"theme\" must name a folder in themes/, not \"../x\"" },
+	{ "quiz = 3\n", 1, 8, "\"quiz\" must be a table" },
+};
+
+static void
+test_bad_inputs(void)
+{
+	size_t i;
+
+	CHECK_GROUP("config bad input");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct config c;
+		struct diag_list dl;
+		int rc = S_load(bad[i].input, &c, &dl);
+
+		CHECK(rc == -1 && dl.errors == 1, "case %zu is refused with one error", i);
+		if (dl.len == 1) {
+			CHECK_STR(dl.v[0].message, bad[i].message, "case %zu message", i);
+			CHECK(dl.v[0].line == bad[i].line && dl.v[0].col == bad[i].col,
+			    "case %zu at %d:%d (got %d:%d)", i, bad[i].line, bad[i].col,
+			    dl.v[0].line, dl.v[0].col);
+		}
+		config_free(&c);
+		diag_free(&dl);
+	}
+}
+
+static void
+test_syntax_error(void)
+{
+	struct config c;
+	struct diag_list dl;
+
+	CHECK_GROUP("config syntax");
+	CHECK_INT(S_load("title = \"x\"\ntitle = \"y\"\n", &c, &dl), -1, "a duplicate key is refused");
+	CHECK(dl.len == 1 && dl.v[0].line == 2, "at the second definition (line %d)", dl.len ? dl.v[0].line : 0);
+	config_free(&c);
+	diag_free(&dl);
+}
+
+int
+main(void)
+{
+	test_defaults();
+	test_every_key();
+	test_sizes();
+	test_bad_inputs();
+	test_syntax_error();
+	return check_finish();
+}
