@@ -1,0 +1,77 @@
+/*
+ * axe-core on every page kind, and on the runner and viewer in use: no
+ * serious or critical violation. The axe run alone bypasses the page's
+ * CSP so the script can be injected.
+ */
+'use strict';
+
+const path = require('node:path');
+const { assert, newPage } = require('./lib.js');
+const h = require('./quiz-helpers.js');
+
+const AXE = path.join(path.dirname(require.resolve('axe-core/package.json')), 'axe.min.js');
+
+async function axe(page) {
+	await page.addScriptTag({ path: AXE });
+	const result = await page.evaluate(async () => {
+		/* eslint-disable-next-line no-undef */
+		const r = await axe.run(document, { resultTypes: ['violations'] });
+		return r.violations.map((v) => ({
+			id: v.id,
+			impact: v.impact,
+			nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))
+		}));
+	});
+	return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+function report(where, bad) {
+	assert.deepEqual(bad.map((v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.join(', ')}`), []);
+}
+
+async function eachScheme(env, fn) {
+	for (const colorScheme of ['light', 'dark']) {
+		const { context, page } = await newPage(env, { bypassCSP: true, colorScheme });
+		try {
+			await fn(page, colorScheme);
+		} finally {
+			await context.close();
+		}
+	}
+}
+
+exports['axe: home, chapter and 404 pages, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+	for (const rel of ['index.html', 'guide/clouds-and-rain/index.html', '404.html']) {
+		await page.goto(env.fileBase + rel);
+		report(`${rel} (${scheme})`, await axe(page));
+	}
+});
+
+exports['axe: test page at set-up, mid-run with an answer revealed, and results, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+	await h.openTest(page, env.fileBase, '?count=3');
+	report(`set-up (${scheme})`, await axe(page));
+	await h.startTest(page);
+	await h.choose(page, false);
+	await h.clickMain(page, /Next question/);
+	report(`runner (${scheme})`, await axe(page));
+	await h.clickMain(page);
+	await h.choose(page, true);
+	await h.clickMain(page, /Next question/);
+	await h.clickMain(page);
+	await h.choose(page, true);
+	await h.clickMain(page, /See your results/);
+	await h.clickMain(page);
+	await page.locator('#runner .run-results').waitFor();
+	report(`results (${scheme})`, await axe(page));
+	await page.getByRole('button', { name: 'New test' }).click();
+	report(`set-up with history (${scheme})`, await axe(page));
+});
+
+exports['axe: deck page, front and back of a card, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+	await page.goto(env.fileBase + 'cards/weather/index.html');
+	await page.locator('#viewer .flashcard-front').waitFor();
+	report(`deck front (${scheme})`, await axe(page));
+	await page.getByRole('button', { name: 'Flip card' }).click();
+	await page.locator('#viewer .flashcard-back').waitFor();
+	report(`deck back (${scheme})`, await axe(page));
+});

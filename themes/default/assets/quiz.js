@@ -1,0 +1,1026 @@
+/*
+ * quiz.js: the practice test on a test page (body.page-test).
+ *
+ * The page already shows every question, answered (#questions); this
+ * script un-hides the set-up form (#setup) and runs a test in #runner:
+ * one question at a time, then the results. Everything it shows is cloned
+ * from the question bank's DOM or set with textContent; it never builds
+ * HTML from strings.
+ *
+ * The set-up lives in the URL query (?topic=&mix=&count=&reveal=), so a
+ * set-up can be shared and reloaded.
+ *
+ * Saved state, localStorage["quizdeck:v1:test:<slug>"]:
+ *   { attempts: [{ at, topic, mix, count, reveal, retry, score, total }],
+ *     seen: { <question id>: { fp, right } } }
+ * attempts are oldest first; seen holds each question's last result and
+ * counts only while fp equals the question's data-fingerprint, so a
+ * question whose text changed starts afresh. Storage that is disabled,
+ * full or corrupt is treated as empty: the test still runs.
+ */
+(function () {
+	'use strict';
+
+	var STORE_PREFIX = 'quizdeck:v1:test:';
+	var MAX_ATTEMPTS = 50;        /* kept in storage */
+	var SHOWN_ATTEMPTS = 8;       /* listed on the set-up screen */
+	var LEVELS = ['easy', 'medium', 'hard'];
+
+	/* Target shares of each difficulty; "steady" follows the pool. The
+	 * order breaks ties and receives what a short difficulty cannot take. */
+	var MIXES = {
+		'warming-up': { share: { easy: 0.6, medium: 0.3, hard: 0.1 }, order: ['easy', 'medium', 'hard'] },
+		'steady': { share: null, order: ['easy', 'medium', 'hard'] },
+		'confident': { share: { easy: 0.1, medium: 0.3, hard: 0.6 }, order: ['hard', 'medium', 'easy'] }
+	};
+	var MIX_NAMES = { 'warming-up': 'warming up', 'steady': 'steady', 'confident': 'confident' };
+
+	/* ---- small helpers ---- */
+
+	function el(tag, className, text) {
+		var node = document.createElement(tag);
+		if (className) node.className = className;
+		if (text !== undefined && text !== null) node.textContent = text;
+		return node;
+	}
+
+	function clear(node) {
+		while (node.firstChild) node.removeChild(node.firstChild);
+	}
+
+	/* Appends deep clones of from's children to to; ids are dropped so the
+	 * page never holds two elements with one id. */
+	function cloneChildren(from, to) {
+		if (!from) return to;
+		for (var n = from.firstChild; n; n = n.nextSibling) {
+			var c = n.cloneNode(true);
+			if (c.nodeType === 1) {
+				c.removeAttribute('id');
+				var withIds = c.querySelectorAll('[id]');
+				for (var i = 0; i < withIds.length; i++) withIds[i].removeAttribute('id');
+			}
+			to.appendChild(c);
+		}
+		return to;
+	}
+
+	/* An option's or stem's content as inline nodes when it is a single
+	 * paragraph (so it can sit inside a label), else as blocks. */
+	function cloneInline(from, to) {
+		if (!from) return to;
+		var only = from.children.length === 1 && from.children[0].tagName === 'P' &&
+			from.textContent.trim() === from.children[0].textContent.trim();
+		return cloneChildren(only ? from.children[0] : from, to);
+	}
+
+	function shuffle(list) {
+		for (var i = list.length - 1; i > 0; i--) {
+			var j = Math.floor(Math.random() * (i + 1));
+			var t = list[i];
+			list[i] = list[j];
+			list[j] = t;
+		}
+		return list;
+	}
+
+	function percent(part, whole) {
+		return whole ? Math.round(100 * part / whole) : 0;
+	}
+
+	function icon(mark) {
+		var s = el('span', 'icon', mark);
+		s.setAttribute('aria-hidden', 'true');
+		return s;
+	}
+
+	/* ---- storage: every access guarded ---- */
+
+	function loadState(key) {
+		var empty = { attempts: [], seen: {} };
+		var raw;
+		try {
+			raw = window.localStorage.getItem(key);
+		} catch (e) {
+			return empty;
+		}
+		if (!raw) return empty;
+		var data;
+		try {
+			data = JSON.parse(raw);
+		} catch (e) {
+			return empty;
+		}
+		if (!data || typeof data !== 'object') return empty;
+		var state = { attempts: [], seen: {} };
+		if (Array.isArray(data.attempts)) {
+			data.attempts.forEach(function (a) {
+				if (a && typeof a.at === 'string' && typeof a.score === 'number' &&
+				    typeof a.total === 'number' && a.total > 0 && a.score >= 0 && a.score <= a.total)
+					state.attempts.push(a);
+			});
+		}
+		if (data.seen && typeof data.seen === 'object' && !Array.isArray(data.seen)) {
+			Object.keys(data.seen).forEach(function (id) {
+				var s = data.seen[id];
+				if (s && typeof s.fp === 'string' && typeof s.right === 'boolean')
+					state.seen[id] = { fp: s.fp, right: s.right };
+			});
+		}
+		return state;
+	}
+
+	function saveState(key, state) {
+		try {
+			window.localStorage.setItem(key, JSON.stringify(state));
+			return true;
+		} catch (e) {
+			return false;
+		}
+	}
+
+	function removeState(key) {
+		try {
+			window.localStorage.removeItem(key);
+		} catch (e) {
+			/* nothing to do: the history simply stays */
+		}
+	}
+
+	/* ---- the question bank, read from the page ---- */
+
+	function readBank(root) {
+		var list = [];
+		var articles = root.querySelectorAll('article.question');
+		for (var i = 0; i < articles.length; i++) {
+			var a = articles[i];
+			var level = a.getAttribute('data-difficulty');
+			if (LEVELS.indexOf(level) < 0) level = 'medium';
+			var options = [];
+			var items = a.querySelectorAll('ol.options > li.option');
+			for (var j = 0; j < items.length; j++) {
+				options.push({
+					el: items[j],
+					correct: items[j].getAttribute('data-correct') === 'true',
+					text: items[j].querySelector('.option-text'),
+					feedback: items[j].querySelector('.option-feedback')
+				});
+			}
+			if (options.length < 2) continue;
+			var topicEl = a.closest('section.topic');
+			list.push({
+				el: a,
+				id: a.getAttribute('data-id') || a.id,
+				topic: a.getAttribute('data-topic') || '',
+				topicTitle: topicEl ? (topicEl.getAttribute('data-title') || '') : '',
+				level: level,
+				multi: a.getAttribute('data-kind') === 'multi',
+				fp: a.getAttribute('data-fingerprint') || '',
+				options: options,
+				stem: a.querySelector('.stem'),
+				stemBody: a.querySelector('.stem-body'),
+				hint: a.querySelector('.hint'),
+				explanation: a.querySelector('.explanation')
+			});
+		}
+		return list;
+	}
+
+	/* ---- the difficulty mix ---- */
+
+	function countLevels(questions) {
+		var c = { easy: 0, medium: 0, hard: 0 };
+		questions.forEach(function (q) { c[q.level]++; });
+		return c;
+	}
+
+	/*
+	 * How many questions of each difficulty a test of n draws from a pool
+	 * with `avail` of each, under a mix. Largest remainder, capped by what
+	 * the pool has; the mix's order takes the rest. Deterministic.
+	 */
+	function allocate(avail, n, mixName) {
+		var mix = MIXES[mixName] || MIXES.steady;
+		var total = avail.easy + avail.medium + avail.hard;
+		n = Math.max(0, Math.min(n, total));
+		var share = {}, sum = 0;
+		LEVELS.forEach(function (d) {
+			share[d] = avail[d] ? (mix.share ? mix.share[d] : avail[d]) : 0;
+			sum += share[d];
+		});
+		var take = {}, rest = [], used = 0;
+		mix.order.forEach(function (d, rank) {
+			var ideal = sum ? n * share[d] / sum : 0;
+			take[d] = Math.floor(ideal);
+			used += take[d];
+			rest.push({ d: d, frac: ideal - take[d], rank: rank });
+		});
+		rest.sort(function (a, b) { return (b.frac - a.frac) || (a.rank - b.rank); });
+		for (var i = 0; used < n && i < rest.length; i++) {
+			take[rest[i].d]++;
+			used++;
+		}
+		var over = 0;
+		LEVELS.forEach(function (d) {
+			if (take[d] > avail[d]) {
+				over += take[d] - avail[d];
+				take[d] = avail[d];
+			}
+		});
+		mix.order.forEach(function (d) {
+			var room = avail[d] - take[d];
+			var add = Math.min(room, over);
+			take[d] += add;
+			over -= add;
+		});
+		return take;
+	}
+
+	function describeMix(take) {
+		var parts = [];
+		LEVELS.forEach(function (d) {
+			if (take[d]) parts.push(take[d] + ' ' + d);
+		});
+		return parts.join(' · ') || 'no questions';
+	}
+
+	/* ---- the test page ---- */
+
+	function QuizPage(form) {
+		var self = this;
+		this.form = form;
+		this.setup = document.getElementById('setup');
+		this.runner = document.getElementById('runner');
+		this.historyEl = document.getElementById('history');
+		this.hideWhileRunning = ['setup', 'samples', 'questions', 'go-deeper']
+			.map(function (id) { return document.getElementById(id); })
+			.filter(Boolean);
+		this.slug = form.getAttribute('data-test') || 'test';
+		this.key = STORE_PREFIX + this.slug;
+		this.passMark = parseFloat(form.getAttribute('data-pass-mark'));
+		if (!(this.passMark >= 0 && this.passMark <= 1)) this.passMark = 0.7;
+		this.seconds = {};
+		LEVELS.forEach(function (d) {
+			var s = parseFloat(form.getAttribute('data-seconds-' + d));
+			self.seconds[d] = s > 0 ? s : 45;
+		});
+		this.defaultCount = parseInt(form.getAttribute('data-questions'), 10) || 10;
+		this.defaultReveal = form.getAttribute('data-reveal') === 'end' ? 'end' : 'each';
+		this.bank = readBank(document.getElementById('questions'));
+		if (!this.bank.length) return;   /* nothing to run: the page stays as printed */
+		this.byId = {};
+		this.bank.forEach(function (q) { self.byId[q.id] = q; });
+		this.deeperTitles = {};
+		var deeper = document.querySelectorAll('#go-deeper a[href]');
+		for (var i = 0; i < deeper.length; i++)
+			this.deeperTitles[deeper[i].getAttribute('href')] = deeper[i].textContent.trim();
+
+		this.topicSelect = form.querySelector('select[name="topic"]');
+		this.countInput = form.querySelector('input[name="count"]');
+		this.mixNote = document.getElementById('setup-mix');
+		this.estimate = document.getElementById('setup-estimate');
+		this.run = null;
+
+		this.restoreSetup();
+		this.updateSetup(false);
+		this.renderHistory();
+
+		form.addEventListener('change', function () { self.updateSetup(true); });
+		form.addEventListener('input', function () { self.updateSetup(true); });
+		form.addEventListener('submit', function (e) {
+			e.preventDefault();
+			self.start(self.readSetup(), null);
+		});
+		document.addEventListener('keydown', function (e) { self.onKey(e); });
+
+		this.setup.hidden = false;
+	}
+
+	/* The questions a topic choice draws from. */
+	QuizPage.prototype.pool = function (topic) {
+		return this.bank.filter(function (q) { return !topic || q.topic === topic; });
+	};
+
+	QuizPage.prototype.radioValue = function (name) {
+		var r = this.form.querySelector('input[name="' + name + '"]:checked');
+		return r ? r.value : '';
+	};
+
+	QuizPage.prototype.setRadio = function (name, value) {
+		var inputs = this.form.querySelectorAll('input[name="' + name + '"]');
+		for (var i = 0; i < inputs.length; i++) {
+			if (inputs[i].value === value) {
+				inputs[i].checked = true;
+				return true;
+			}
+		}
+		return false;
+	};
+
+	/* The set-up as the form shows it, with the count clamped to the pool. */
+	QuizPage.prototype.readSetup = function () {
+		var topic = this.topicSelect ? this.topicSelect.value : '';
+		var pool = this.pool(topic);
+		var count = parseInt(this.countInput ? this.countInput.value : '', 10);
+		if (!(count > 0)) count = this.defaultCount;
+		count = Math.max(1, Math.min(count, pool.length));
+		var mix = this.radioValue('mix');
+		if (!MIXES[mix]) mix = 'steady';
+		var reveal = this.radioValue('reveal') === 'end' ? 'end' : 'each';
+		return { topic: topic, mix: mix, count: count, reveal: reveal };
+	};
+
+	/* Applies ?topic=&mix=&count=&reveal= to the form; unknown values are ignored. */
+	QuizPage.prototype.restoreSetup = function () {
+		var params;
+		try {
+			params = new URLSearchParams(window.location.search);
+		} catch (e) {
+			return;
+		}
+		var topic = params.get('topic');
+		if (topic !== null && this.topicSelect) {
+			for (var i = 0; i < this.topicSelect.options.length; i++) {
+				if (this.topicSelect.options[i].value === topic) this.topicSelect.value = topic;
+			}
+		}
+		var mix = params.get('mix');
+		if (mix && MIXES[mix]) this.setRadio('mix', mix);
+		var count = parseInt(params.get('count'), 10);
+		if (count > 0 && this.countInput) this.countInput.value = String(count);
+		var reveal = params.get('reveal');
+		if (reveal === 'each' || reveal === 'end') this.setRadio('reveal', reveal);
+		else if (!this.radioValue('reveal')) this.setRadio('reveal', this.defaultReveal);
+	};
+
+	/* Shows the mix and the estimate for the current choices, and keeps the
+	 * URL in step so it can be shared. */
+	QuizPage.prototype.updateSetup = function (fromUser) {
+		var s = this.readSetup();
+		var pool = this.pool(s.topic);
+		if (this.countInput) {
+			this.countInput.max = String(pool.length);
+			var typed = parseInt(this.countInput.value, 10);
+			/* A topic with fewer questions than asked for: show what it has. */
+			if (typed > pool.length && document.activeElement !== this.countInput)
+				this.countInput.value = String(pool.length);
+		}
+		var take = allocate(countLevels(pool), s.count, s.mix);
+		var secs = 0, self = this;
+		LEVELS.forEach(function (d) { secs += take[d] * self.seconds[d]; });
+		if (this.mixNote) this.mixNote.textContent = describeMix(take);
+		if (this.estimate) {
+			this.estimate.textContent = pool.length + ' in this pool · about ' +
+				Math.max(1, Math.round(secs / 60)) + ' min';
+		}
+		if (fromUser) this.writeUrl(s);
+	};
+
+	QuizPage.prototype.writeUrl = function (s) {
+		var q = '?topic=' + encodeURIComponent(s.topic) + '&mix=' + encodeURIComponent(s.mix) +
+			'&count=' + s.count + '&reveal=' + s.reveal;
+		try {
+			window.history.replaceState(null, '', q + window.location.hash);
+		} catch (e) {
+			/* some file:// setups refuse; the set-up still works */
+		}
+	};
+
+	/* Draws the questions for a set-up: per difficulty, the ones not yet
+	 * answered right come first, in random order; then easy to hard. */
+	QuizPage.prototype.draw = function (s) {
+		var pool = this.pool(s.topic);
+		var take = allocate(countLevels(pool), s.count, s.mix);
+		var seen = loadState(this.key).seen;
+		var picked = [];
+		LEVELS.forEach(function (d) {
+			var fresh = [], known = [];
+			pool.forEach(function (q) {
+				if (q.level !== d) return;
+				var r = seen[q.id];
+				(r && r.fp === q.fp && r.right ? known : fresh).push(q);
+			});
+			picked = picked.concat(shuffle(fresh).concat(shuffle(known)).slice(0, take[d]));
+		});
+		return picked;
+	};
+
+	/* Starts a test: questions given (a retry) or drawn from the set-up. */
+	QuizPage.prototype.start = function (setup, questions) {
+		var list = questions || this.draw(setup);
+		if (!list.length) return;
+		this.run = {
+			setup: setup,
+			retry: !!questions,
+			reveal: setup.reveal,
+			index: 0,
+			items: list.map(function (q) {
+				var order = shuffle(q.options.map(function (o, i) { return i; }));
+				return { q: q, order: order, chosen: [], checked: false };
+			}),
+			done: false
+		};
+		this.hideWhileRunning.forEach(function (node) { node.hidden = true; });
+		this.runner.hidden = false;
+		clear(this.runner);
+		this.stage = el('div', 'run-stage');
+		this.status = el('p', 'visually-hidden run-status');
+		this.status.setAttribute('role', 'status');
+		this.status.setAttribute('aria-live', 'polite');
+		this.runner.appendChild(this.stage);
+		this.runner.appendChild(this.status);
+		this.renderQuestion(true);
+	};
+
+	QuizPage.prototype.announce = function (text) {
+		var status = this.status;
+		/* Clearing first makes a repeated message ("Correct.") announce again. */
+		status.textContent = '';
+		window.setTimeout(function () { status.textContent = text; }, 50);
+	};
+
+	function isRight(item) {
+		var want = [];
+		item.q.options.forEach(function (o, i) { if (o.correct) want.push(i); });
+		if (want.length !== item.chosen.length) return false;
+		return want.every(function (i) { return item.chosen.indexOf(i) >= 0; });
+	}
+
+	/* Whether a question shows its answer now. */
+	QuizPage.prototype.revealed = function (item) {
+		return this.run.done || (this.run.reveal === 'each' && item.checked);
+	};
+
+	QuizPage.prototype.renderQuestion = function (focusHeading) {
+		var self = this, run = this.run;
+		var item = run.items[run.index], q = item.q;
+		var shown = this.revealed(item);
+		var last = run.index === run.items.length - 1;
+		clear(this.stage);
+
+		var head = el('div', 'run-head');
+		var count = el('h2', 'run-count', 'Question ' + (run.index + 1) + ' of ' + run.items.length);
+		count.tabIndex = -1;
+		head.appendChild(count);
+		var meta = el('p', 'run-meta');
+		meta.appendChild(el('span', 'difficulty difficulty-' + q.level, q.level));
+		if (q.topicTitle) {
+			meta.appendChild(document.createTextNode(' '));
+			meta.appendChild(el('span', 'run-topic', q.topicTitle));
+		}
+		if (run.retry) {
+			meta.appendChild(document.createTextNode(' '));
+			meta.appendChild(el('span', 'run-topic', 'retry'));
+		}
+		head.appendChild(meta);
+		var track = el('div', 'run-track');
+		track.setAttribute('aria-hidden', 'true');
+		var fill = el('div', 'run-track-fill');
+		fill.style.width = percent(run.index + (shown ? 1 : 0), run.items.length) + '%';
+		track.appendChild(fill);
+		head.appendChild(track);
+		this.stage.appendChild(head);
+
+		var form = el('form', 'run-question');
+		form.setAttribute('data-id', q.id);
+		form.noValidate = true;
+		var fieldset = el('fieldset', 'run-fieldset');
+		var legend = el('legend', 'run-stem');
+		cloneChildren(q.stem, legend);
+		fieldset.appendChild(legend);
+		if (q.stemBody) fieldset.appendChild(cloneChildren(q.stemBody, el('div', 'run-stem-body')));
+		if (q.hint) fieldset.appendChild(cloneChildren(q.hint, el('blockquote', 'run-hint')));
+		fieldset.appendChild(el('p', 'run-instruction',
+			q.multi ? 'Choose every answer that applies.' : 'Choose one answer.'));
+
+		var list = el('ol', 'run-options');
+		this.inputs = [];
+		item.order.forEach(function (optIndex, pos) {
+			var opt = q.options[optIndex];
+			var chosen = item.chosen.indexOf(optIndex) >= 0;
+			var li = el('li', 'run-option');
+			li.setAttribute('data-option', String(optIndex));
+			var label = el('label', 'run-option-label');
+			var input = el('input');
+			input.type = q.multi ? 'checkbox' : 'radio';
+			input.name = 'answer';
+			input.value = String(optIndex);
+			input.checked = chosen;
+			input.disabled = shown;
+			var key = el('span', 'run-key', String(pos + 1));
+			key.setAttribute('aria-hidden', 'true');
+			label.appendChild(input);
+			label.appendChild(key);
+			label.appendChild(cloneInline(opt.text, el('span', 'run-option-text')));
+			li.appendChild(label);
+			if (chosen) li.classList.add('is-chosen');
+			if (shown) {
+				if (opt.correct) li.classList.add('is-correct');
+				if (chosen && !opt.correct) li.classList.add('is-wrong');
+				var tag = optionTag(opt.correct, chosen);
+				if (tag) li.appendChild(tag);
+				if (opt.feedback && (chosen || opt.correct))
+					li.appendChild(cloneChildren(opt.feedback, el('div', 'run-feedback')));
+			}
+			list.appendChild(li);
+			self.inputs.push(input);
+		});
+		fieldset.appendChild(list);
+		form.appendChild(fieldset);
+
+		if (shown) form.appendChild(this.verdict(item));
+
+		var actions = el('div', 'run-actions');
+		var prev = el('button', 'button run-prev', 'Previous question');
+		prev.type = 'button';
+		prev.hidden = run.index === 0;
+		prev.addEventListener('click', function () { self.go(run.index - 1); });
+		var main = el('button', 'button primary run-main');
+		main.type = 'submit';
+		if (run.reveal === 'each' && !item.checked) main.textContent = 'Check';
+		else if (last) main.textContent = run.done ? 'Back to your results' : (run.reveal === 'each' ? 'See your results' : 'Finish the test');
+		else main.textContent = 'Next question';
+		var leave = el('button', 'button quiet run-leave', run.done ? 'Back to your results' : 'Leave the test');
+		leave.type = 'button';
+		leave.hidden = run.done && last;
+		leave.addEventListener('click', function () {
+			if (run.done) self.showResults();
+			else self.showSetup();
+		});
+		actions.appendChild(prev);
+		actions.appendChild(main);
+		actions.appendChild(leave);
+		form.appendChild(actions);
+		form.appendChild(el('p', 'run-keys',
+			'Keys: 1–' + Math.min(9, item.order.length) + ' choose, Enter ' +
+			(run.reveal === 'each' && !item.checked ? 'checks' : 'moves on') + '.'));
+
+		form.addEventListener('submit', function (e) {
+			e.preventDefault();
+			self.primary();
+		});
+		form.addEventListener('change', function () { self.readChoice(); });
+		this.stage.appendChild(form);
+		this.mainButton = main;
+		if (focusHeading) {
+			count.focus();
+			this.scrollToRunner();
+		}
+	};
+
+	function optionTag(correct, chosen) {
+		var tag;
+		if (correct && chosen) {
+			tag = el('p', 'run-tag run-tag-right');
+			tag.appendChild(icon('✓'));
+			tag.appendChild(document.createTextNode(' Your answer: right'));
+		} else if (correct) {
+			tag = el('p', 'run-tag run-tag-right');
+			tag.appendChild(icon('✓'));
+			tag.appendChild(document.createTextNode(' The right answer'));
+		} else if (chosen) {
+			tag = el('p', 'run-tag run-tag-wrong');
+			tag.appendChild(icon('✗'));
+			tag.appendChild(document.createTextNode(' Your answer: wrong'));
+		}
+		return tag || null;
+	}
+
+	/* The verdict and the explanation under a revealed question. */
+	QuizPage.prototype.verdict = function (item) {
+		var box = el('div', 'run-verdict');
+		var right = isRight(item);
+		var line = el('p', 'verdict ' + (right ? 'verdict-right' : 'verdict-wrong'));
+		line.appendChild(icon(right ? '✓' : '✗'));
+		line.appendChild(document.createTextNode(' ' +
+			(right ? 'Correct' : item.chosen.length ? 'Incorrect' : 'Not answered')));
+		box.appendChild(line);
+		if (!right) {
+			var answer = el('p', 'run-answer');
+			answer.appendChild(el('strong', null, 'The right answer: '));
+			this.appendAnswerText(item.q, correctIndexes(item.q), answer);
+			box.appendChild(answer);
+		}
+		if (item.q.explanation) {
+			var why = el('div', 'run-explanation');
+			why.appendChild(el('h3', 'run-explanation-title', 'Why'));
+			cloneChildren(item.q.explanation, why);
+			box.appendChild(why);
+		}
+		return box;
+	};
+
+	function correctIndexes(q) {
+		var list = [];
+		q.options.forEach(function (o, i) { if (o.correct) list.push(i); });
+		return list;
+	}
+
+	QuizPage.prototype.appendAnswerText = function (q, indexes, to) {
+		indexes.forEach(function (i, k) {
+			if (k) to.appendChild(document.createTextNode('; '));
+			cloneInline(q.options[i].text, to);
+		});
+		return to;
+	};
+
+	function answerText(q, indexes) {
+		return indexes.map(function (i) {
+			return (q.options[i].text ? q.options[i].text.textContent : '').trim();
+		}).join('; ');
+	}
+
+	QuizPage.prototype.readChoice = function () {
+		var item = this.run.items[this.run.index];
+		if (this.revealed(item)) return;
+		item.chosen = [];
+		var lis = this.stage.querySelectorAll('.run-option');
+		this.inputs.forEach(function (input, i) {
+			if (input.checked) item.chosen.push(parseInt(input.value, 10));
+			lis[i].classList.toggle('is-chosen', input.checked);
+		});
+	};
+
+	/* Check, Next or Finish, whichever the main button says. */
+	QuizPage.prototype.primary = function () {
+		var run = this.run;
+		if (!run) return;
+		var item = run.items[run.index];
+		var last = run.index === run.items.length - 1;
+		if (run.done) {
+			if (last) this.showResults();
+			else this.go(run.index + 1);
+			return;
+		}
+		this.readChoice();
+		if (run.reveal === 'each' && !item.checked) {
+			if (!item.chosen.length) {
+				this.announce('Choose an answer first.');
+				return;
+			}
+			item.checked = true;
+			this.renderQuestion(false);
+			var right = isRight(item);
+			this.announce(right ? 'Correct.' :
+				'Incorrect. The right answer: ' + answerText(item.q, correctIndexes(item.q)) + '.');
+			this.mainButton.focus();
+			return;
+		}
+		if (last) this.finish();
+		else this.go(run.index + 1);
+	};
+
+	QuizPage.prototype.go = function (index) {
+		var run = this.run;
+		if (!run || index < 0 || index >= run.items.length) return;
+		if (!this.revealed(run.items[run.index])) this.readChoice();
+		run.index = index;
+		this.renderQuestion(true);
+	};
+
+	/* Picks the nth shown option (keys 1-9). */
+	QuizPage.prototype.pick = function (n) {
+		var input = this.inputs && this.inputs[n];
+		if (!input || input.disabled) return;
+		input.checked = input.type === 'checkbox' ? !input.checked : true;
+		input.focus();
+		this.readChoice();
+	};
+
+	QuizPage.prototype.onKey = function (e) {
+		if (!this.run || this.runner.hidden || !this.stage.querySelector('.run-question')) return;
+		if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+		var t = e.target, tag = t && t.tagName;
+		if (tag === 'TEXTAREA' || tag === 'SELECT' ||
+		    (tag === 'INPUT' && t.type !== 'radio' && t.type !== 'checkbox'))
+			return;
+		if (/^[1-9]$/.test(e.key)) {
+			e.preventDefault();
+			this.pick(parseInt(e.key, 10) - 1);
+		} else if (e.key === 'Enter') {
+			if (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY') return;
+			e.preventDefault();
+			this.primary();
+		}
+	};
+
+	QuizPage.prototype.scrollToRunner = function () {
+		var top = this.runner.getBoundingClientRect().top;
+		if (top < 0 || top > window.innerHeight * 0.5) {
+			var reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+			this.runner.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+		}
+	};
+
+	/* Ends the test: scores it, saves it, shows the results. */
+	QuizPage.prototype.finish = function () {
+		var run = this.run;
+		this.readChoice();
+		run.done = true;
+		var score = 0;
+		run.items.forEach(function (item) {
+			item.right = isRight(item);
+			if (item.right) score++;
+		});
+		run.score = score;
+
+		var state = loadState(this.key);
+		state.attempts.push({
+			at: new Date().toISOString(),
+			topic: run.setup.topic,
+			mix: run.setup.mix,
+			count: run.items.length,
+			reveal: run.reveal,
+			retry: run.retry,
+			score: score,
+			total: run.items.length
+		});
+		if (state.attempts.length > MAX_ATTEMPTS)
+			state.attempts = state.attempts.slice(state.attempts.length - MAX_ATTEMPTS);
+		run.items.forEach(function (item) {
+			state.seen[item.q.id] = { fp: item.q.fp, right: item.right };
+		});
+		/* Forget questions that are gone or changed. */
+		var byId = this.byId;
+		Object.keys(state.seen).forEach(function (id) {
+			if (!byId[id] || byId[id].fp !== state.seen[id].fp) delete state.seen[id];
+		});
+		saveState(this.key, state);
+		this.showResults();
+		this.announce('Test finished: ' + score + ' of ' + run.items.length + ' right.');
+	};
+
+	QuizPage.prototype.showResults = function () {
+		var self = this, run = this.run;
+		var total = run.items.length, score = run.score;
+		var passed = score / total >= this.passMark - 1e-9;
+		clear(this.stage);
+		var box = el('div', 'run-results');
+		var head = el('div', 'results-summary');
+		box.appendChild(head);
+
+		var title = el('h2', 'results-title', 'Your result');
+		title.tabIndex = -1;
+		head.appendChild(title);
+		var scoreLine = el('p', 'results-score');
+		scoreLine.appendChild(el('span', 'results-fraction', score + ' of ' + total));
+		scoreLine.appendChild(document.createTextNode(' right · '));
+		scoreLine.appendChild(el('span', 'results-percent', percent(score, total) + '%'));
+		head.appendChild(scoreLine);
+		var verdict = el('p', 'verdict ' + (passed ? 'verdict-right' : 'verdict-wrong'));
+		verdict.appendChild(icon(passed ? '✓' : '✗'));
+		verdict.appendChild(document.createTextNode(' ' + (passed ? 'Passed' : 'Not passed yet') +
+			': the pass mark is ' + Math.round(this.passMark * 100) + '%.'));
+		head.appendChild(verdict);
+
+		var missed = run.items.filter(function (item) { return !item.right; });
+		var actions = el('div', 'results-actions');
+		if (missed.length) {
+			var retry = el('button', 'button primary', 'Retry the ones I missed (' + missed.length + ')');
+			retry.type = 'button';
+			retry.addEventListener('click', function () {
+				var s = run.setup;
+				self.start({ topic: s.topic, mix: s.mix, count: missed.length, reveal: run.reveal },
+					shuffle(missed.map(function (item) { return item.q; })));
+			});
+			actions.appendChild(retry);
+		}
+		var again = el('button', 'button' + (missed.length ? '' : ' primary'), 'New test');
+		again.type = 'button';
+		again.addEventListener('click', function () { self.showSetup(); });
+		actions.appendChild(again);
+		head.appendChild(actions);
+
+		box.appendChild(this.chart('By topic', run.items, function (item) {
+			return item.q.topicTitle || item.q.topic || 'Questions';
+		}));
+		box.appendChild(this.chart('By difficulty', run.items, function (item) { return item.q.level; }));
+
+		var deeper = this.deeper(missed);
+		if (deeper) box.appendChild(deeper);
+		box.appendChild(this.review());
+
+		this.stage.appendChild(box);
+		title.focus();
+		this.scrollToRunner();
+	};
+
+	/* A small bar chart: one row per group, the value as text beside the bar. */
+	QuizPage.prototype.chart = function (caption, items, groupOf) {
+		var groups = [], byName = {};
+		items.forEach(function (item) {
+			var name = groupOf(item);
+			if (!byName[name]) {
+				byName[name] = { name: name, right: 0, total: 0 };
+				groups.push(byName[name]);
+			}
+			byName[name].total++;
+			if (item.right) byName[name].right++;
+		});
+		if (caption === 'By difficulty') {
+			groups.sort(function (a, b) { return LEVELS.indexOf(a.name) - LEVELS.indexOf(b.name); });
+		}
+		var section = el('section', 'results-chart');
+		var h = el('h3', null, caption);
+		section.appendChild(h);
+		var list = el('ul', 'chart');
+		groups.forEach(function (g) {
+			var li = el('li', 'chart-row');
+			li.appendChild(el('span', 'chart-label', g.name));
+			var bar = el('span', 'chart-bar');
+			bar.setAttribute('aria-hidden', 'true');
+			var fill = el('span', 'chart-fill');
+			fill.style.width = percent(g.right, g.total) + '%';
+			bar.appendChild(fill);
+			li.appendChild(bar);
+			li.appendChild(el('span', 'chart-value',
+				g.right + ' of ' + g.total + ' (' + percent(g.right, g.total) + '%)'));
+			list.appendChild(li);
+		});
+		section.appendChild(list);
+		return section;
+	};
+
+	/* The guide sections linked from the missed questions' explanations. */
+	QuizPage.prototype.deeper = function (missed) {
+		var self = this, seen = {}, links = [];
+		missed.forEach(function (item) {
+			if (!item.q.explanation) return;
+			var anchors = item.q.explanation.querySelectorAll('a[href]');
+			for (var i = 0; i < anchors.length; i++) {
+				var href = anchors[i].getAttribute('href');
+				if (href.indexOf('guide/') < 0 || seen[href]) continue;
+				seen[href] = true;
+				links.push({ href: href, text: self.deeperTitles[href] || anchors[i].textContent.trim() });
+			}
+		});
+		if (!links.length) return null;
+		var section = el('section', 'results-deeper');
+		section.appendChild(el('h3', null, 'Go deeper'));
+		section.appendChild(el('p', null, 'The guide sections behind the questions you missed:'));
+		var list = el('ul');
+		links.forEach(function (l) {
+			var li = el('li');
+			var a = el('a', null, l.text);
+			a.setAttribute('href', l.href);
+			li.appendChild(a);
+			list.appendChild(li);
+		});
+		section.appendChild(list);
+		return section;
+	};
+
+	/* Every question again: your answer, the right one, the explanation.
+	 * The missed ones are open. */
+	QuizPage.prototype.review = function () {
+		var self = this, run = this.run;
+		var section = el('section', 'results-review');
+		section.appendChild(el('h3', null, 'Review every question'));
+		var list = el('ol', 'review-list');
+		run.items.forEach(function (item, n) {
+			var q = item.q;
+			var li = el('li', 'review-item ' + (item.right ? 'is-right' : 'is-wrong'));
+			li.setAttribute('data-id', q.id);
+			var details = el('details', 'review-details');
+			details.open = !item.right;
+			var summary = el('summary', 'review-summary');
+			var mark = el('span', 'verdict ' + (item.right ? 'verdict-right' : 'verdict-wrong'));
+			mark.appendChild(icon(item.right ? '✓' : '✗'));
+			mark.appendChild(document.createTextNode(' ' + (item.right ? 'Correct' : item.chosen.length ? 'Incorrect' : 'Not answered')));
+			summary.appendChild(mark);
+			summary.appendChild(el('span', 'review-number', ' · ' + (n + 1) + '. '));
+			summary.appendChild(cloneChildren(q.stem, el('span', 'review-stem')));
+			details.appendChild(summary);
+
+			var body = el('div', 'review-body');
+			var meta = el('p', 'run-meta');
+			meta.appendChild(el('span', 'difficulty difficulty-' + q.level, q.level));
+			if (q.topicTitle) {
+				meta.appendChild(document.createTextNode(' '));
+				meta.appendChild(el('span', 'run-topic', q.topicTitle));
+			}
+			body.appendChild(meta);
+			var yours = el('p', 'review-yours');
+			yours.appendChild(el('strong', null, 'Your answer: '));
+			if (item.chosen.length) self.appendAnswerText(q, item.chosen, yours);
+			else yours.appendChild(document.createTextNode('not answered'));
+			body.appendChild(yours);
+			if (!item.right) {
+				var right = el('p', 'review-right');
+				right.appendChild(el('strong', null, 'The right answer: '));
+				self.appendAnswerText(q, correctIndexes(q), right);
+				body.appendChild(right);
+			}
+			item.chosen.forEach(function (i) {
+				if (q.options[i].feedback)
+					body.appendChild(cloneChildren(q.options[i].feedback, el('div', 'run-feedback')));
+			});
+			if (q.explanation) body.appendChild(cloneChildren(q.explanation, el('div', 'run-explanation')));
+			var revisit = el('button', 'button quiet review-open', 'Show question ' + (n + 1));
+			revisit.type = 'button';
+			revisit.addEventListener('click', function () { self.go(n); });
+			body.appendChild(revisit);
+			details.appendChild(body);
+			li.appendChild(details);
+			list.appendChild(li);
+		});
+		section.appendChild(list);
+		return section;
+	};
+
+	/* Back to the set-up screen, with the history brought up to date. */
+	QuizPage.prototype.showSetup = function () {
+		this.run = null;
+		clear(this.runner);
+		this.runner.hidden = true;
+		this.hideWhileRunning.forEach(function (node) { node.hidden = false; });
+		this.renderHistory();
+		var title = document.getElementById('setup-title');
+		if (title) {
+			title.tabIndex = -1;
+			title.focus();
+		}
+		this.setup.scrollIntoView({ block: 'start' });
+	};
+
+	QuizPage.prototype.topicName = function (slug) {
+		if (!slug) return 'All topics';
+		for (var i = 0; i < this.bank.length; i++)
+			if (this.bank[i].topic === slug && this.bank[i].topicTitle) return this.bank[i].topicTitle;
+		return slug;
+	};
+
+	QuizPage.prototype.renderHistory = function () {
+		var self = this, box = this.historyEl;
+		if (!box) return;
+		var state = loadState(this.key);
+		clear(box);
+		if (!state.attempts.length) {
+			box.hidden = true;
+			return;
+		}
+		box.appendChild(el('h3', 'history-title', 'Your past attempts'));
+		var list = el('ol', 'history-list');
+		state.attempts.slice(-SHOWN_ATTEMPTS).reverse().forEach(function (a) {
+			var li = el('li', 'history-item');
+			var when = el('time', 'history-date', formatDate(a.at));
+			when.setAttribute('datetime', a.at);
+			li.appendChild(when);
+			var what = self.topicName(a.topic) + ' · ' + (MIX_NAMES[a.mix] || 'steady') + ' · ' +
+				a.total + (a.total === 1 ? ' question' : ' questions') +
+				(a.retry ? ' (retry of missed)' : '');
+			li.appendChild(el('span', 'history-setup', what));
+			var passed = a.score / a.total >= self.passMark - 1e-9;
+			var score = el('span', 'history-score ' + (passed ? 'verdict-right' : 'verdict-wrong'));
+			score.appendChild(icon(passed ? '✓' : '✗'));
+			score.appendChild(document.createTextNode(' ' + a.score + ' of ' + a.total +
+				' (' + percent(a.score, a.total) + '%)'));
+			li.appendChild(score);
+			list.appendChild(li);
+		});
+		box.appendChild(list);
+
+		var rightOnce = 0;
+		this.bank.forEach(function (q) {
+			var s = state.seen[q.id];
+			if (s && s.fp === q.fp && s.right) rightOnce++;
+		});
+		box.appendChild(el('p', 'history-known', 'Last answered right: ' + rightOnce + ' of ' +
+			this.bank.length + ' questions. New tests draw the others first.'));
+
+		var reset = el('button', 'button quiet history-reset', 'Clear my history');
+		reset.type = 'button';
+		reset.addEventListener('click', function () {
+			removeState(self.key);
+			self.renderHistory();
+			var note = el('p', 'history-cleared', 'History cleared.');
+			note.setAttribute('role', 'status');
+			box.hidden = false;
+			box.appendChild(note);
+		});
+		box.appendChild(reset);
+		box.hidden = false;
+	};
+
+	function formatDate(iso) {
+		var d = new Date(iso);
+		if (isNaN(d.getTime())) return iso;
+		try {
+			return d.toLocaleString(document.documentElement.lang || undefined, {
+				year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit'
+			});
+		} catch (e) {
+			return d.toISOString().slice(0, 16).replace('T', ' ');
+		}
+	}
+
+	function init() {
+		var form = document.getElementById('quiz-form');
+		if (!form || !document.getElementById('setup') || !document.getElementById('runner') ||
+		    !document.getElementById('questions'))
+			return;
+		new QuizPage(form);
+	}
+
+	if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+	else init();
+}());
