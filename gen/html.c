@@ -1,0 +1,1047 @@
+/*
+ * html: page assembly. For each page, html.c gathers the values a theme
+ * template asks for (text, nodes rendered from the content trees, lists)
+ * and lets theme.c build the page's tree; then it serialises it. The
+ * structured parts the scripts read (questions, cards) are built here as
+ * nodes, following the page markup contract in themes/default/README.md.
+ */
+#include "html.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "markdown.h"
+#include "render.h"
+#include "theme.h"
+#include "util.h"
+
+struct html {
+	const struct site *site;
+	const struct theme *theme;
+	const char *outdir;
+	struct diag_list *dl;
+	char **urls;               /* pages written, for the sitemap */
+	size_t nurls, urls_cap;
+};
+
+static const char *
+S_diff_name(enum difficulty d)
+{
+	switch (d) {
+	case DIFF_EASY:
+		return "easy";
+	case DIFF_HARD:
+		return "hard";
+	default:
+		return "medium";
+	}
+}
+
+static char *
+S_plural(size_t n, const char *one, const char *many)
+{
+	return xasprintf("%zu %s", n, n == 1 ? one : many);
+}
+
+/* "30 questions · 10 easy · 12 medium · 8 hard" (difficulties with none left out). */
+static char *
+S_counts(const struct test *t)
+{
+	static const char *const names[3] = { "easy", "medium", "hard" };
+	struct buf b;
+	char *s = S_plural(t->nquestions, "question", "questions");
+	int i;
+
+	buf_init(&b);
+	buf_puts(&b, s);
+	free(s);
+	for (i = 0; i < 3; i++)
+		if (t->count[i] > 0)
+			buf_printf(&b, " \xc2\xb7 %zu %s", t->count[i], names[i]);
+	return buf_detach(&b);
+}
+
+/* A URL below out/ (with any #fragment) as seen from page. */
+static char *
+S_link(const char *page, const char *target, const char *fragment)
+{
+	char *rel, *res;
+
+	if (strcmp(page, target) == 0 && fragment)
+		return xasprintf("#%s", fragment);
+	rel = path_relative(page, target);
+	if (fragment == NULL)
+		return rel;
+	res = xasprintf("%s#%s", rel, fragment);
+	free(rel);
+	return res;
+}
+
+static void
+S_link_el(xmlNodePtr parent, const char *page, const char *target, const char *fragment,
+    const char *text)
+{
+	xmlNodePtr a = render_el(parent, "a", NULL);
+	char *href = S_link(page, target, fragment);
+
+	render_attr(a, "href", href);
+	render_text(a, text);
+	free(href);
+}
+
+static struct render *
+S_render(const struct html *h, const struct doc *doc, const char *page, const char *prefix)
+{
+	struct render_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.site = h->site;
+	o.doc = doc;
+	o.page_url = page;
+	o.id_prefix = prefix;
+	return render_new(&o);
+}
+
+static int
+S_range_empty(const struct block_range *r)
+{
+	return r->first == NULL;
+}
+
+/* A holder element with the description as a paragraph and the intro blocks. */
+static xmlNodePtr
+S_lede(const struct html *h, const struct doc *doc, const char *page, const char *description,
+    const struct block_range *intro, const char *prefix)
+{
+	xmlNodePtr holder = render_el(NULL, "div", NULL);
+
+	if (description && *description) {
+		render_text(render_el(holder, "p", NULL), description);
+		render_nl(holder);
+	}
+	if (doc && intro && !S_range_empty(intro)) {
+		struct render *r = S_render(h, doc, page, prefix);
+
+		render_blocks(r, holder, intro->first, intro->last);
+		render_footnotes(r, holder);
+		render_free(r);
+	}
+	return holder;
+}
+
+/* ---- the values every page has ----------------------------------------- */
+
+/* The length of a UTF-8 string in characters. */
+static size_t
+S_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+enum page_kind { PAGE_HOME, PAGE_TEST, PAGE_DECK, PAGE_CHAPTER, PAGE_404 };
+
+static void
+S_nav_item(struct tvars *v, const char *url, const char *title, int current)
+{
+	struct tvars *it = tvars_item(v, "nav");
+
+	tvars_text(it, "url", url);
+	tvars_text(it, "title", title);
+	if (current)
+		tvars_text(it, "current", "page");
+}
+
+static struct tvars *
+S_common(const struct html *h, enum page_kind kind, const char *page, const char *title,
+    const char *description, const void *current)
+{
+	static const char *const kinds[] = { "home", "test", "deck", "chapter", "404" };
+	const struct config *cfg = &h->site->cfg;
+	struct tvars *v = tvars_new();
+	char *s;
+	size_t i;
+
+	tvars_text(v, "lang", cfg->language && *cfg->language ? cfg->language : "en");
+	tvars_text(v, "site-title", cfg->title);
+	tvars_text(v, "home", "index.html");
+	tvars_text(v, "title", title);
+	if (kind == PAGE_HOME || title == NULL || *title == '\0' || strcmp(title, cfg->title) == 0)
+		tvars_text(v, "page-title", cfg->title);
+	else {
+		/* Short enough for a tab and a search result; else the page's own title. */
+		s = xasprintf("%s \xc2\xb7 %s", title, cfg->title);
+		tvars_text(v, "page-title", S_chars(s) <= 60 ? s : title);
+		free(s);
+	}
+	tvars_text(v, "description", description && *description ? description : cfg->description);
+	s = xasprintf("page-%s", kinds[kind]);
+	tvars_text(v, "body-class", s);
+	tvars_text(v, s, "1");
+	free(s);
+	if (kind == PAGE_TEST || kind == PAGE_DECK)
+		tvars_text(v, "interactive", "1");
+	tvars_text(v, "author", cfg->author);
+	if (cfg->base_url && *cfg->base_url && kind != PAGE_404) {
+		const char *dir_end = path_has_suffix(page, "index.html") ?
+		    page + strlen(page) - strlen("index.html") : page + strlen(page);
+
+		s = xasprintf("%s/%.*s", cfg->base_url, (int)(dir_end - page), page);
+		tvars_text(v, "canonical", s);
+		free(s);
+	}
+	S_nav_item(v, "index.html", "Home", kind == PAGE_HOME);
+	for (i = 0; i < h->site->ntests; i++)
+		S_nav_item(v, h->site->tests[i]->url, h->site->tests[i]->title,
+		    current == h->site->tests[i]);
+	for (i = 0; i < h->site->ndecks; i++)
+		S_nav_item(v, h->site->decks[i]->url, h->site->decks[i]->title,
+		    current == h->site->decks[i]);
+	if (h->site->nchapters > 0)
+		S_nav_item(v, h->site->chapters[0]->url, "Guide", kind == PAGE_CHAPTER);
+	return v;
+}
+
+static int
+S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const char *page)
+{
+	xmlDocPtr doc;
+	char *data = NULL, *path = NULL;
+	size_t len;
+	int rc = -1;
+
+	if ((doc = theme_render(h->theme, part, v, page, h->dl)) == NULL)
+		goto out;
+	theme_serialize(doc, &data, &len);
+	path = path_join(h->outdir, page);
+	if (file_write(path, data, len) == -1) {
+		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (part != THEME_NOT_FOUND) {
+		h->urls = xgrow(h->urls, &h->urls_cap, h->nurls + 1, sizeof(*h->urls));
+		h->urls[h->nurls++] = xstrdup(page);
+	}
+	rc = 0;
+out:
+	if (doc)
+		xmlFreeDoc(doc);
+	free(data);
+	free(path);
+	return rc;
+}
+
+/* ---- home -------------------------------------------------------------- */
+
+static int
+S_home(struct html *h)
+{
+	const struct site *site = h->site;
+	const char *page = "index.html";
+	struct tvars *v = S_common(h, PAGE_HOME, page, site->cfg.title, NULL, NULL);
+	size_t i, k;
+	char *s;
+	int rc;
+
+	if (site->home && site->home->root) {
+		xmlNodePtr holder = render_el(NULL, "div", NULL);
+		struct render *r = S_render(h, site->home, page, "");
+
+		render_children(r, holder, site->home->root);
+		render_footnotes(r, holder);
+		render_free(r);
+		tvars_nodes(v, "intro", holder);
+	}
+	for (i = 0; i < site->ntests; i++) {
+		const struct test *t = site->tests[i];
+		struct tvars *it = tvars_item(v, "tests");
+
+		tvars_text(it, "url", t->url);
+		tvars_text(it, "title", t->title);
+		tvars_text(it, "description", t->description);
+		s = S_counts(t);
+		tvars_text(it, "counts", s);
+		free(s);
+		for (k = 0; k < t->ntopics; k++) {
+			struct tvars *tp = tvars_item(it, "topics");
+
+			tvars_text(tp, "title", t->topics[k]->title);
+			s = S_plural(t->topics[k]->nquestions, "question", "questions");
+			tvars_text(tp, "count", s);
+			free(s);
+		}
+	}
+	for (i = 0; i < site->ndecks; i++) {
+		const struct deck *d = site->decks[i];
+		struct tvars *it = tvars_item(v, "decks");
+
+		tvars_text(it, "url", d->url);
+		tvars_text(it, "title", d->title);
+		tvars_text(it, "description", d->description);
+		s = S_plural(d->ncards, "card", "cards");
+		tvars_text(it, "count", s);
+		free(s);
+		tvars_text(it, "pdf", d->pdf_url);
+	}
+	for (i = 0; i < site->nchapters; i++) {
+		const struct chapter *c = site->chapters[i];
+		struct tvars *it = tvars_item(v, "chapters");
+
+		tvars_text(it, "url", c->url);
+		tvars_text(it, "title", c->title);
+		tvars_text(it, "description", c->doc && c->doc->src ? c->doc->src->fm.description : NULL);
+		s = xasprintf("%zu", i + 1);
+		tvars_text(it, "number", s);
+		free(s);
+	}
+	rc = S_write_page(h, THEME_HOME, v, page);
+	tvars_free(v);
+	return rc;
+}
+
+/* ---- test pages -------------------------------------------------------- */
+
+static void
+S_fingerprint_attr(xmlNodePtr el, const char *fp)
+{
+	if (fp && *fp)
+		render_attr(el, "data-fingerprint", fp);
+}
+
+/* The option's own blocks: everything in the item but its feedback. */
+static void
+S_option_text(struct render *r, xmlNodePtr parent, const struct quiz_option *o)
+{
+	cmark_node *c;
+
+	for (c = cmark_node_first_child(o->item); c; c = cmark_node_next(c))
+		if (c != o->feedback)
+			render_blocks(r, parent, c, c);
+}
+
+/* The correct option's text, inline, for the answer key. */
+static void
+S_option_inline(struct render *r, xmlNodePtr parent, const struct quiz_option *o)
+{
+	cmark_node *first = cmark_node_first_child(o->item);
+
+	if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH)
+		render_children(r, parent, first);
+}
+
+static void
+S_question_meta(xmlNodePtr art, const struct question *q, int sample)
+{
+	xmlNodePtr meta = render_el(art, "p", "question-meta"), x;
+	char *cls = xasprintf("difficulty difficulty-%s", S_diff_name(q->difficulty));
+
+	x = render_el(meta, "span", cls);
+	render_text(x, S_diff_name(q->difficulty));
+	free(cls);
+	if (q->multi) {
+		render_text(meta, " \xc2\xb7 ");
+		render_text(render_el(meta, "span", "kind"), "select all that apply");
+	}
+	if (sample) {
+		render_text(meta, " \xc2\xb7 ");
+		render_text(render_el(meta, "span", "sample-tag"), "sample");
+	}
+	render_nl(art);
+}
+
+/*
+ * One question as an article. A sample shows its answer: the correct
+ * options marked, the explanation open; the bank hides it in a details.
+ */
+static void
+S_question(const struct html *h, xmlNodePtr parent, const struct question *q,
+    const char *page, int sample)
+{
+	const struct doc *doc = q->topic->doc;
+	char *prefix = xasprintf("%s%s-", sample ? "sample-" : "", q->id);
+	struct render *r = S_render(h, doc, page, prefix);
+	struct render *copy;
+	struct render_opts co;
+	xmlNodePtr art, x, ol, details, key, expl;
+	size_t i, ncorrect = 0;
+	char *s;
+
+	art = render_el(parent, "article", sample ? "question sample" : "question");
+	if (sample) {
+		s = xasprintf("sample-%s", q->id);
+		render_attr(art, "id", s);
+		free(s);
+		render_attr(art, "data-difficulty", S_diff_name(q->difficulty));
+	} else {
+		render_attr(art, "id", q->id);
+		render_attr(art, "data-id", q->id);
+		render_attr(art, "data-topic", q->topic->slug);
+		render_attr(art, "data-difficulty", S_diff_name(q->difficulty));
+		render_attr(art, "data-kind", q->multi ? "multi" : "single");
+		S_fingerprint_attr(art, q->fingerprint);
+	}
+	render_nl(art);
+	S_question_meta(art, q, sample);
+	x = render_el(art, sample ? "h3" : "h4", "stem");
+	render_children(r, x, q->heading);
+	render_nl(art);
+	if (!S_range_empty(&q->stem)) {
+		x = render_el(art, "div", "stem-body");
+		render_blocks(r, x, q->stem.first, q->stem.last);
+		render_nl(art);
+	}
+	if (q->hint) {
+		x = render_el(art, "blockquote", "hint");
+		render_children(r, x, q->hint);
+		render_nl(art);
+	}
+	ol = render_el(art, "ol", "options");
+	render_nl(ol);
+	for (i = 0; i < q->noptions; i++) {
+		const struct quiz_option *o = &q->options[i];
+		xmlNodePtr li = render_el(ol, "li", sample && o->correct ? "option correct" : "option");
+
+		render_attr(li, "data-correct", o->correct ? "true" : "false");
+		if (sample && o->correct) {
+			x = render_el(li, "span", "mark");
+			render_attr(x, "aria-hidden", "true");
+			render_text(x, "\xe2\x9c\x93");    /* ✓ */
+			render_text(render_el(li, "span", "visually-hidden"), "Correct answer:");
+			render_text(li, " ");
+		}
+		x = render_el(li, "div", "option-text");
+		S_option_text(r, x, o);
+		if (o->feedback && !sample) {
+			x = render_el(li, "div", "option-feedback");
+			render_children(r, x, o->feedback);
+		}
+		render_nl(ol);
+		ncorrect += o->correct != 0;
+	}
+	render_nl(art);
+	if (sample) {
+		expl = render_el(art, "div", "explanation");
+		details = NULL;
+	} else {
+		details = render_el(art, "details", "answer");
+		render_text(render_el(details, "summary", NULL), "Reveal answer");
+		render_nl(details);
+		key = render_el(details, "p", "answer-key");
+		render_text(key, ncorrect > 1 ? "Answers: " : "Answer: ");
+		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1 };
+		copy = render_new(&co);
+		for (i = 0, ncorrect = 0; i < q->noptions; i++) {
+			char letter[24];
+
+			if (!q->options[i].correct)
+				continue;
+			if (ncorrect++ > 0)
+				render_text(key, "; ");
+			if (i < 26)
+				snprintf(letter, sizeof(letter), "%c", (char)('A' + i));
+			else
+				snprintf(letter, sizeof(letter), "%zu", i + 1);
+			render_text(render_el(key, "span", "answer-letter"), letter);
+			render_text(key, " ");
+			x = render_el(key, "span", "answer-text");
+			S_option_inline(copy, x, &q->options[i]);
+		}
+		render_free(copy);
+		render_nl(details);
+		expl = render_el(details, "div", "explanation");
+	}
+	if (!S_range_empty(&q->explanation))
+		render_blocks(r, expl, q->explanation.first, q->explanation.last);
+	render_footnotes(r, expl);
+	if (details)
+		render_nl(details);
+	render_nl(art);
+	render_nl(parent);
+	render_free(r);
+	free(prefix);
+}
+
+struct deeper {
+	const struct section *sec;
+	size_t chapter, index;     /* positions in the guide, for sorting */
+};
+
+static int
+S_deeper_cmp(const void *a, const void *b)
+{
+	const struct deeper *x = a, *y = b;
+
+	if (x->chapter != y->chapter)
+		return x->chapter < y->chapter ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int
+S_deeper_ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t p = (uintptr_t)((const struct deeper *)a)->sec;
+	uintptr_t q = (uintptr_t)((const struct deeper *)b)->sec;
+
+	return p < q ? -1 : p > q;
+}
+
+/*
+ * The guide sections a test's questions link to, each once, grouped by
+ * chapter in reading order: a list "deeper" of chapters, each with a list
+ * "sections".
+ */
+static void
+S_go_deeper(const struct html *h, struct tvars *v, const struct test *t)
+{
+	struct deeper *guide = NULL, *all = NULL, key;
+	size_t nguide = 0, gcap = 0, n = 0, cap = 0, i, k, j, out;
+	struct tvars *group = NULL;
+
+	/* Every section's place in the guide, sorted by pointer for lookups. */
+	for (i = 0; i < h->site->nchapters; i++)
+		for (k = 0; k < h->site->chapters[i]->nsections; k++) {
+			guide = xgrow(guide, &gcap, nguide + 1, sizeof(*guide));
+			guide[nguide].sec = h->site->chapters[i]->sections[k];
+			guide[nguide].chapter = i;
+			guide[nguide].index = k;
+			nguide++;
+		}
+	if (nguide == 0)
+		goto out;
+	qsort(guide, nguide, sizeof(*guide), S_deeper_ptr_cmp);
+	for (i = 0; i < t->ntopics; i++)
+		for (k = 0; k < t->topics[i]->nquestions; k++) {
+			const struct question *q = &t->topics[i]->questions[k];
+
+			for (j = 0; j < q->links_to.len; j++) {
+				const struct deeper *hit;
+
+				key.sec = q->links_to.v[j];
+				hit = bsearch(&key, guide, nguide, sizeof(*guide), S_deeper_ptr_cmp);
+				if (hit == NULL)
+					continue;
+				all = xgrow(all, &cap, n + 1, sizeof(*all));
+				all[n++] = *hit;
+			}
+		}
+	if (n == 0)
+		goto out;
+	qsort(all, n, sizeof(*all), S_deeper_cmp);
+	for (i = 0, out = 0; i < n; i++)
+		if (i == 0 || all[i].sec != all[i - 1].sec)
+			all[out++] = all[i];
+	for (i = 0; i < out; i++) {
+		const struct section *sec = all[i].sec;
+		struct tvars *it;
+		char *s;
+
+		if (i == 0 || sec->chapter != all[i - 1].sec->chapter) {
+			group = tvars_item(v, "deeper");
+			tvars_text(group, "url", sec->chapter->url);
+			tvars_text(group, "title", sec->chapter->title);
+		}
+		it = tvars_item(group, "sections");
+		s = xasprintf("%s#%s", sec->chapter->url, sec->id);
+		tvars_text(it, "url", s);
+		free(s);
+		tvars_text(it, "title", sec->title);
+	}
+out:
+	free(guide);
+	free(all);
+}
+
+static int
+S_test(struct html *h, const struct test *t)
+{
+	const struct config *cfg = &h->site->cfg;
+	const char *page = t->url;
+	struct tvars *v = S_common(h, PAGE_TEST, page, t->title, t->description, t);
+	xmlNodePtr samples = render_el(NULL, "div", NULL);
+	xmlNodePtr bank = render_el(NULL, "div", NULL);
+	size_t i, k, deflen;
+	double secs = 0;
+	char *s;
+	int rc;
+
+	s = xasprintf("Practice test \xc2\xb7 %zu %s", t->nquestions,
+	    t->nquestions == 1 ? "question" : "questions");
+	tvars_text(v, "eyebrow", s);
+	free(s);
+	tvars_nodes(v, "lede", S_lede(h, t->index, page, t->description, &t->intro, "intro-"));
+	s = S_counts(t);
+	tvars_text(v, "counts", s);
+	free(s);
+
+	/* The set-up form's settings. */
+	tvars_text(v, "test-slug", t->slug);
+	deflen = cfg->quiz.questions > 0 && (size_t)cfg->quiz.questions < t->nquestions ?
+	    (size_t)cfg->quiz.questions : t->nquestions;
+	s = xasprintf("%zu", deflen);
+	tvars_text(v, "length", s);
+	free(s);
+	s = xasprintf("%zu", t->nquestions);
+	tvars_text(v, "max", s);
+	free(s);
+	tvars_text(v, "reveal", cfg->quiz.reveal == REVEAL_END ? "end" : "each");
+	tvars_text(v, cfg->quiz.reveal == REVEAL_END ? "reveal-end" : "reveal-each", "checked");
+	s = xasprintf("%ld", cfg->quiz.seconds_easy);
+	tvars_text(v, "seconds-easy", s);
+	free(s);
+	s = xasprintf("%ld", cfg->quiz.seconds_medium);
+	tvars_text(v, "seconds-medium", s);
+	free(s);
+	s = xasprintf("%ld", cfg->quiz.seconds_hard);
+	tvars_text(v, "seconds-hard", s);
+	free(s);
+	s = xasprintf("%g", cfg->quiz.pass_mark);
+	tvars_text(v, "pass-mark", s);
+	free(s);
+	s = xasprintf("All topics (%zu)", t->nquestions);
+	tvars_text(v, "all-topics", s);
+	free(s);
+	if (t->nquestions > 0)
+		secs = ((double)t->count[0] * (double)cfg->quiz.seconds_easy +
+		    (double)t->count[1] * (double)cfg->quiz.seconds_medium +
+		    (double)t->count[2] * (double)cfg->quiz.seconds_hard) / (double)t->nquestions;
+	{
+		long min = (long)((double)deflen * secs / 60.0 + 0.5);
+
+		s = xasprintf("%zu in this pool \xc2\xb7 about %ld min", t->nquestions, min < 1 ? 1 : min);
+		tvars_text(v, "estimate", s);
+		free(s);
+	}
+	for (i = 0; i < t->ntopics; i++) {
+		const struct topic *tp = t->topics[i];
+		struct tvars *it = tvars_item(v, "topics");
+
+		tvars_text(it, "slug", tp->slug);
+		s = xasprintf("%s (%zu)", tp->title, tp->nquestions);
+		tvars_text(it, "label", s);
+		free(s);
+	}
+
+	/* Samples, then every question by topic. */
+	for (i = 0; i < t->ntopics; i++)
+		for (k = 0; k < t->topics[i]->nquestions; k++)
+			if (t->topics[i]->questions[k].sample)
+				S_question(h, samples, &t->topics[i]->questions[k], page, 1);
+	tvars_nodes(v, "samples", samples);
+	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
+	tvars_text(v, "bank-title", s);
+	free(s);
+	for (i = 0; i < t->ntopics; i++) {
+		const struct topic *tp = t->topics[i];
+		xmlNodePtr sec = render_el(bank, "section", "topic");
+
+		s = xasprintf("topic-%s", tp->slug);
+		render_attr(sec, "id", s);
+		free(s);
+		render_attr(sec, "data-topic", tp->slug);
+		render_attr(sec, "data-title", tp->title);
+		render_nl(sec);
+		render_text(render_el(sec, "h3", NULL), tp->title);
+		render_nl(sec);
+		if (!S_range_empty(&tp->intro)) {
+			xmlNodePtr intro = render_el(sec, "div", "topic-intro");
+			char *prefix = xasprintf("topic-%s-", tp->slug);
+			struct render *r = S_render(h, tp->doc, page, prefix);
+
+			render_blocks(r, intro, tp->intro.first, tp->intro.last);
+			render_footnotes(r, intro);
+			render_free(r);
+			free(prefix);
+			render_nl(sec);
+		}
+		for (k = 0; k < tp->nquestions; k++)
+			S_question(h, sec, &tp->questions[k], page, 0);
+		render_nl(bank);
+	}
+	tvars_nodes(v, "questions", bank);
+	S_go_deeper(h, v, t);
+	rc = S_write_page(h, THEME_TEST, v, page);
+	tvars_free(v);
+	return rc;
+}
+
+/* ---- deck pages -------------------------------------------------------- */
+
+/* A stable hash of a card's front and back, so saved state of a changed card is dropped. */
+static void
+S_card_fingerprint(const struct card *c, char out[17])
+{
+	uint64_t hsh = hash_fnv1a(c->front_text, strlen(c->front_text), HASH_FNV_SEED);
+	cmark_node *n;
+
+	for (n = c->back.first; n; n = cmark_node_next(n)) {
+		char *t = md_plain_text(n);
+
+		hsh = hash_fnv1a("\n", 1, hsh);
+		if (t)
+			hsh = hash_fnv1a(t, strlen(t), hsh);
+		free(t);
+		if (n == c->back.last)
+			break;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)hsh);
+}
+
+static int
+S_deck(struct html *h, const struct deck *d)
+{
+	const char *page = d->url;
+	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
+	xmlNodePtr cards = render_el(NULL, "div", NULL);
+	size_t i;
+	char *s;
+	int rc;
+
+	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
+	tvars_text(v, "eyebrow", s);
+	free(s);
+	tvars_nodes(v, "lede", S_lede(h, d->doc, page, d->description, &d->intro, "intro-"));
+	tvars_text(v, "pdf", d->pdf_url);
+	tvars_text(v, "deck-slug", d->slug);
+	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
+	tvars_text(v, "all-title", s);
+	free(s);
+	for (i = 0; i < d->ncards; i++) {
+		const struct card *c = &d->cards[i];
+		xmlNodePtr li = render_el(cards, "li", "card"), x;
+		char fp[17], *prefix = xasprintf("%s-", c->id);
+		struct render *r = S_render(h, d->doc, page, prefix);
+
+		render_attr(li, "id", c->id);
+		render_attr(li, "data-id", c->id);
+		s = xasprintf("%d", c->number);
+		render_attr(li, "data-number", s);
+		free(s);
+		render_attr(li, "data-label", c->label);
+		S_card_fingerprint(c, fp);
+		render_attr(li, "data-fingerprint", fp);
+		render_nl(li);
+		x = render_el(li, "p", "card-label");
+		s = xasprintf("%d.", c->number);
+		render_text(render_el(x, "span", "card-number"), s);
+		free(s);
+		render_text(x, " ");
+		render_text(x, c->label);
+		render_nl(li);
+		x = render_el(li, "h3", "card-front");
+		render_children(r, x, c->heading);
+		render_nl(li);
+		x = render_el(li, "div", "card-back");
+		if (!S_range_empty(&c->back))
+			render_blocks(r, x, c->back.first, c->back.last);
+		render_footnotes(r, x);
+		render_nl(li);
+		render_nl(cards);
+		render_free(r);
+		free(prefix);
+	}
+	tvars_nodes(v, "cards", cards);
+	rc = S_write_page(h, THEME_DECK, v, page);
+	tvars_free(v);
+	return rc;
+}
+
+/* ---- guide chapters ---------------------------------------------------- */
+
+static void
+S_xref_item(xmlNodePtr ul, const struct xref *x, const char *page)
+{
+	xmlNodePtr li = render_el(ul, "li", NULL);
+	char *s;
+
+	if (x->kind == XREF_QUESTION) {
+		const struct question *q = x->u.question;
+
+		S_link_el(li, page, q->topic->test->url, q->id, q->stem_text);
+		render_text(li, " ");
+		s = xasprintf("question \xc2\xb7 %s", S_diff_name(q->difficulty));
+	} else {
+		const struct card *c = x->u.card;
+
+		S_link_el(li, page, c->deck->url, c->id, c->front_text);
+		render_text(li, " ");
+		s = xasprintf("card %d", c->number);
+	}
+	render_text(render_el(li, "span", "kind"), s);
+	free(s);
+	render_nl(ul);
+}
+
+/* "Practise this" after a section that questions or cards link to. */
+static void
+S_practise(xmlNodePtr parent, const struct xref_list *xl, const char *about, const char *page)
+{
+	xmlNodePtr aside, ul;
+	char *label;
+	size_t i;
+
+	if (xl->len == 0)
+		return;
+	aside = render_el(parent, "aside", "practise");
+	label = xasprintf("Practise this: %s", about);
+	render_attr(aside, "aria-label", label);
+	free(label);
+	render_nl(aside);
+	render_text(render_el(aside, "h3", "practise-title"), "Practise this");
+	render_nl(aside);
+	ul = render_el(aside, "ul", NULL);
+	render_nl(ul);
+	for (i = 0; i < xl->len; i++)
+		S_xref_item(ul, &xl->v[i], page);
+	render_nl(aside);
+	render_nl(parent);
+}
+
+static int
+S_chapter(struct html *h, const struct chapter *c, size_t index)
+{
+	const char *page = c->url;
+	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
+	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
+	xmlNodePtr body = render_el(NULL, "div", NULL);
+	struct section **sorted = NULL;
+	const struct section *open[8];
+	size_t nopen = 0, i;
+	struct render_opts o;
+	struct render *r;
+	cmark_node *b, *first;
+	char *s;
+	int rc;
+
+	s = xasprintf("Guide \xc2\xb7 Chapter %zu of %zu", index + 1, h->site->nchapters);
+	tvars_text(v, "eyebrow", s);
+	free(s);
+	tvars_text(v, "lede", description);
+	if (c->nsections > 0) {
+		sorted = xmalloc(c->nsections * sizeof(*sorted));
+		memcpy(sorted, c->sections, c->nsections * sizeof(*sorted));
+		render_sort_sections(sorted, c->nsections);
+	}
+	memset(&o, 0, sizeof(o));
+	o.site = h->site;
+	o.doc = c->doc;
+	o.page_url = page;
+	o.id_prefix = "";
+	o.sections = sorted;
+	o.nsections = c->nsections;
+	r = render_new(&o);
+
+	first = c->doc && c->doc->root ? cmark_node_first_child(c->doc->root) : NULL;
+	for (b = first; b; b = cmark_node_next(b)) {
+		const struct section *sec = NULL;
+
+		if (cmark_node_get_type(b) == CMARK_NODE_HEADING) {
+			int level = cmark_node_get_heading_level(b);
+
+			while (nopen > 0 && open[nopen - 1]->level >= level) {
+				nopen--;
+				S_practise(body, &open[nopen]->backlinks, open[nopen]->title, page);
+			}
+			sec = render_find_section(sorted, c->nsections, b);
+			/* A leading # heading is the chapter's title: the template shows it. */
+			if (b == first && level == 1) {
+				if (sec) {
+					tvars_text(v, "title-id", sec->id);
+					if (nopen < sizeof(open) / sizeof(open[0]))
+						open[nopen++] = sec;
+				}
+				continue;
+			}
+			render_blocks(r, body, b, b);
+			if (sec && nopen < sizeof(open) / sizeof(open[0]))
+				open[nopen++] = sec;
+			if (sec && (sec->level == 2 || sec->level == 3)) {
+				struct tvars *it = tvars_item(v, "toc");
+
+				s = xasprintf("#%s", sec->id);
+				tvars_text(it, "url", s);
+				free(s);
+				tvars_text(it, "title", sec->title);
+				tvars_text(it, "class", sec->level == 2 ? "toc-l2" : "toc-l3");
+			}
+			continue;
+		}
+		render_blocks(r, body, b, b);
+		/* Headings nested in a block (a quote, a list): their practice goes after it. */
+		if (cmark_node_first_child(b) && cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION) {
+			cmark_iter *it = cmark_iter_new(b);
+			cmark_event_type ev;
+
+			while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+				cmark_node *n = cmark_iter_get_node(it);
+
+				if (ev == CMARK_EVENT_ENTER && n != b &&
+				    cmark_node_get_type(n) == CMARK_NODE_HEADING &&
+				    (sec = render_find_section(sorted, c->nsections, n)) != NULL)
+					S_practise(body, &sec->backlinks, sec->title, page);
+			}
+			cmark_iter_free(it);
+		}
+	}
+	while (nopen > 0) {
+		nopen--;
+		S_practise(body, &open[nopen]->backlinks, open[nopen]->title, page);
+	}
+	S_practise(body, &c->backlinks, c->title, page);
+	render_footnotes(r, body);
+	render_free(r);
+	free(sorted);
+	tvars_nodes(v, "body", body);
+	if (c->prev) {
+		tvars_text(v, "prev-url", c->prev->url);
+		tvars_text(v, "prev-title", c->prev->title);
+	}
+	if (c->next) {
+		tvars_text(v, "next-url", c->next->url);
+		tvars_text(v, "next-title", c->next->title);
+	}
+	for (i = 0; i < h->site->nchapters; i++) {
+		struct tvars *it = tvars_item(v, "chapters");
+
+		tvars_text(it, "url", h->site->chapters[i]->url);
+		tvars_text(it, "title", h->site->chapters[i]->title);
+		if (h->site->chapters[i] == c)
+			tvars_text(it, "current", "page");
+	}
+	rc = S_write_page(h, THEME_CHAPTER, v, page);
+	tvars_free(v);
+	return rc;
+}
+
+/* ---- 404, assets, sitemap ---------------------------------------------- */
+
+static int
+S_not_found(struct html *h)
+{
+	struct tvars *v = S_common(h, PAGE_404, "404.html", "Page not found", NULL, NULL);
+	int rc = S_write_page(h, THEME_NOT_FOUND, v, "404.html");
+
+	tvars_free(v);
+	return rc;
+}
+
+static int
+S_assets(struct html *h)
+{
+	char *dir = path_join(h->site->root, "content");
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < h->site->nassets; i++) {
+		const struct asset *a = &h->site->assets[i];
+		char *path = path_join(h->outdir, a->url), *from = NULL;
+		int bad;
+
+		/* Content loading reads Markdown only; other files are copied from disk. */
+		if (a->src->data)
+			bad = file_write(path, a->src->data, a->src->len) == -1;
+		else {
+			from = path_join(dir, a->src->rel);
+			bad = file_copy(from, path) == -1;
+		}
+		if (bad)
+			diag_error(h->dl, a->src->display, 0, 0, "cannot copy to %s: %s", path, strerror(errno));
+		free(from);
+		free(path);
+		if (bad)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	return rc;
+}
+
+static int
+S_sitemap(struct html *h)
+{
+	const char *base = h->site->cfg.base_url;
+	xmlDocPtr doc;
+	xmlNodePtr root;
+	xmlChar *mem = NULL;
+	char *path;
+	int len = 0, rc = 0;
+	size_t i;
+
+	if (base == NULL || *base == '\0')
+		return 0;
+	doc = xmlNewDoc((const xmlChar *)"1.0");
+	root = xmlNewNode(NULL, (const xmlChar *)"urlset");
+	xmlNewProp(root, (const xmlChar *)"xmlns",
+	    (const xmlChar *)"http://www.sitemaps.org/schemas/sitemap/0.9");
+	xmlDocSetRootElement(doc, root);
+	strv_sort(h->urls, h->nurls);
+	for (i = 0; i < h->nurls; i++) {
+		const char *u = h->urls[i];
+		size_t n = strlen(u);
+		xmlNodePtr url = xmlNewChild(root, NULL, (const xmlChar *)"url", NULL);
+		char *loc;
+
+		if (path_has_suffix(u, "index.html"))
+			n -= strlen("index.html");
+		loc = xasprintf("%s/%.*s", base, (int)n, u);
+		xmlNewTextChild(url, NULL, (const xmlChar *)"loc", (const xmlChar *)loc);
+		free(loc);
+	}
+	xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
+	path = path_join(h->outdir, "sitemap.xml");
+	if (file_write(path, mem, (size_t)len) == -1) {
+		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(path);
+	xmlFree(mem);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+int
+html_build(const struct site *site, const char *outdir, struct diag_list *dl)
+{
+	struct theme theme;
+	struct html h;
+	size_t i;
+	int rc = -1;
+
+	memset(&h, 0, sizeof(h));
+	h.site = site;
+	h.theme = &theme;
+	h.outdir = outdir;
+	h.dl = dl;
+	if (theme_load(&theme, site->root, site->cfg.theme ? site->cfg.theme : "default", dl) == -1)
+		goto out;
+	if (theme_copy_assets(&theme, outdir, dl) == -1 || S_assets(&h) == -1)
+		goto out;
+	if (S_home(&h) == -1)
+		goto out;
+	for (i = 0; i < site->ntests; i++)
+		if (S_test(&h, site->tests[i]) == -1)
+			goto out;
+	for (i = 0; i < site->ndecks; i++)
+		if (S_deck(&h, site->decks[i]) == -1)
+			goto out;
+	for (i = 0; i < site->nchapters; i++)
+		if (S_chapter(&h, site->chapters[i], i) == -1)
+			goto out;
+	if (S_not_found(&h) == -1 || S_sitemap(&h) == -1)
+		goto out;
+	rc = 0;
+out:
+	theme_free(&theme);
+	for (i = 0; i < h.nurls; i++)
+		free(h.urls[i]);
+	free(h.urls);
+	return rc;
+}

@@ -1,0 +1,785 @@
+/*
+ * render: cmark-gfm trees to libxml2 nodes, in one iterator loop.
+ *
+ * The loop keeps its own stack (on the heap) of the elements opened for
+ * the cmark containers entered, so nesting depth costs memory, never C
+ * stack. Raw inline HTML (only with unsafe_html) may open an element that
+ * a later inline closes; the stack brings the cursor back on each exit.
+ */
+#include "render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLparser.h>
+#include <cmark-gfm-core-extensions.h>
+
+#include "links.h"
+#include "markdown.h"
+#include "util.h"
+
+#define RENDER_MAX_DEPTH 64
+
+struct frame {
+	xmlNodePtr saved;          /* the cursor before the container was entered */
+	xmlNodePtr el;             /* the element made for it, or NULL */
+	const struct section *section;  /* a heading's section, for its self-link */
+};
+
+struct render {
+	struct render_opts o;
+	struct frame *stack;
+	size_t depth, cap;
+	size_t column;             /* the next table cell's column */
+	/* Footnotes: definitions of the doc, and the numbers referenced. */
+	cmark_node *fn_root;
+	cmark_node **fn_defs;
+	size_t nfn_defs, fn_defs_cap;
+	int *fn_refs;              /* per definition: how many references so far */
+	int *fn_order;             /* footnote numbers in order of first reference */
+	size_t nfn, fn_cap;
+};
+
+/* ---- small builders ---------------------------------------------------- */
+
+xmlNodePtr
+render_el(xmlNodePtr parent, const char *name, const char *cls)
+{
+	xmlNodePtr el = xmlNewNode(NULL, (const xmlChar *)name);
+
+	if (cls)
+		xmlNewProp(el, (const xmlChar *)"class", (const xmlChar *)cls);
+	if (parent)
+		xmlAddChild(parent, el);
+	return el;
+}
+
+void
+render_text(xmlNodePtr parent, const char *text)
+{
+	if (text && *text)
+		xmlAddChild(parent, xmlNewText((const xmlChar *)text));
+}
+
+void
+render_attr(xmlNodePtr el, const char *name, const char *value)
+{
+	xmlSetProp(el, (const xmlChar *)name, (const xmlChar *)value);
+}
+
+void
+render_nl(xmlNodePtr parent)
+{
+	render_text(parent, "\n");
+}
+
+struct render *
+render_new(const struct render_opts *o)
+{
+	struct render *r = xcalloc(1, sizeof(*r));
+
+	r->o = *o;
+	if (r->o.id_prefix == NULL)
+		r->o.id_prefix = "";
+	return r;
+}
+
+void
+render_free(struct render *r)
+{
+	if (r == NULL)
+		return;
+	free(r->stack);
+	free(r->fn_defs);
+	free(r->fn_refs);
+	free(r->fn_order);
+	free(r);
+}
+
+static int
+S_section_cmp(const void *a, const void *b)
+{
+	const struct section *x = *(struct section *const *)a;
+	const struct section *y = *(struct section *const *)b;
+	uintptr_t p = (uintptr_t)x->heading, q = (uintptr_t)y->heading;
+
+	return p < q ? -1 : p > q;
+}
+
+void
+render_sort_sections(struct section **v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_section_cmp);
+}
+
+struct section *
+render_find_section(struct section *const *v, size_t n, cmark_node *heading)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uintptr_t h = (uintptr_t)v[mid]->heading;
+
+		if (h == (uintptr_t)heading)
+			return v[mid];
+		if (h < (uintptr_t)heading)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct section *
+S_section_of(const struct render *r, cmark_node *heading)
+{
+	return render_find_section(r->o.sections, r->o.nsections, heading);
+}
+
+/* ---- links ------------------------------------------------------------- */
+
+/* The URL to emit for a destination, or NULL if it must not be emitted. */
+static char *
+S_url(const struct render *r, const char *dest, int is_image)
+{
+	char *target, *path, *rel, *res;
+	const char *hash;
+
+	target = links_output_target(r->o.site, r->o.doc, dest);
+	if (target == NULL)
+		return links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
+	hash = strchr(target, '#');
+	path = hash ? xstrndup(target, (size_t)(hash - target)) : xstrdup(target);
+	if (hash && (path[0] == '\0' || strcmp(path, r->o.page_url) == 0))
+		res = xstrdup(hash);
+	else {
+		rel = path_relative(r->o.page_url, path);
+		res = xasprintf("%s%s", rel, hash ? hash : "");
+		free(rel);
+	}
+	free(path);
+	free(target);
+	return res;
+}
+
+/* Drops URL attributes a links_url_is_safe check refuses, in grafted HTML. */
+static void
+S_scrub(xmlNodePtr top)
+{
+	static const char *const url_attrs[] = {
+		"href", "src", "action", "formaction", "poster", "data", "xlink:href", "srcset",
+	};
+	xmlNodePtr n = top;
+
+	while (n) {
+		if (n->type == XML_ELEMENT_NODE) {
+			size_t i;
+
+			for (i = 0; i < sizeof(url_attrs) / sizeof(url_attrs[0]); i++) {
+				xmlChar *v = xmlGetProp(n, (const xmlChar *)url_attrs[i]);
+
+				if (v && !links_url_is_safe((const char *)v,
+				    strcmp((const char *)n->name, "img") == 0))
+					xmlUnsetProp(n, (const xmlChar *)url_attrs[i]);
+				xmlFree(v);
+			}
+		}
+		if (n->type == XML_ELEMENT_NODE && n->children)
+			n = n->children;
+		else {
+			while (n && n != top && n->next == NULL)
+				n = n->parent;
+			n = (n && n != top) ? n->next : NULL;
+		}
+	}
+}
+
+/* ---- raw HTML (unsafe_html only) ----------------------------------------- */
+
+static htmlDocPtr
+S_parse_fragment(const char *html)
+{
+	return htmlReadMemory(html, (int)strlen(html), NULL, "UTF-8",
+	    HTML_PARSE_NOIMPLIED | HTML_PARSE_NODEFDTD | HTML_PARSE_NOERROR |
+	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET | XML_PARSE_NODICT);
+}
+
+/* Copies the parsed fragment's nodes under parent. */
+static void
+S_graft(xmlNodePtr parent, const char *html)
+{
+	htmlDocPtr frag = S_parse_fragment(html);
+	xmlNodePtr n;
+
+	if (frag == NULL)
+		return;
+	for (n = frag->children; n; n = n->next) {
+		xmlNodePtr c;
+
+		if (n->type == XML_DTD_NODE)
+			continue;
+		c = xmlDocCopyNode(n, parent->doc, 1);
+		if (c == NULL)
+			continue;
+		c = xmlAddChild(parent, c);
+		if (c)
+			S_scrub(c);
+	}
+	xmlFreeDoc(frag);
+}
+
+static int
+S_is_void(const char *name)
+{
+	static const char *const v[] = {
+		"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+		"meta", "source", "track", "wbr",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(name, v[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * An inline piece of raw HTML: an opening tag opens an element that
+ * following inlines go into; a matching closing tag closes it.
+ * Returns the new cursor.
+ */
+static xmlNodePtr
+S_inline_html(xmlNodePtr cur, xmlNodePtr base, const char *lit)
+{
+	size_t n = strlen(lit);
+	htmlDocPtr frag = NULL;
+	xmlNodePtr el, c, res = cur;
+
+	if (lit[0] == '<' && lit[1] == '/') {
+		const char *p = lit + 2;
+		size_t k = strcspn(p, " \t\n>");
+
+		if (cur != base && cur->type == XML_ELEMENT_NODE &&
+		    xmlStrncasecmp(cur->name, (const xmlChar *)p, (int)k) == 0 &&
+		    xmlStrlen(cur->name) == (int)k)
+			res = cur->parent;
+		goto out;
+	}
+	if (lit[0] != '<' || lit[1] == '!' || lit[1] == '?' || (n >= 2 && lit[n - 2] == '/')) {
+		S_graft(cur, lit);
+		goto out;
+	}
+	if ((frag = S_parse_fragment(lit)) == NULL)
+		goto out;
+	for (el = frag->children; el && el->type != XML_ELEMENT_NODE; el = el->next)
+		;
+	if (el == NULL || S_is_void((const char *)el->name)) {
+		S_graft(cur, lit);
+		goto out;
+	}
+	if ((c = xmlDocCopyNode(el, cur->doc, 2)) == NULL)   /* the element and its attributes */
+		goto out;
+	xmlAddChild(cur, c);
+	S_scrub(c);
+	res = c;
+out:
+	if (frag)
+		xmlFreeDoc(frag);
+	return res;
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+static int
+S_is_leaf(cmark_node *node)
+{
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_THEMATIC_BREAK:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+	case CMARK_NODE_CODE:
+	case CMARK_NODE_HTML_INLINE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+S_is_skipped(cmark_node *node)
+{
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_IMAGE:
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+S_is(cmark_node *node, const char *type)
+{
+	const char *t = cmark_node_get_type_string(node);
+
+	return t && strcmp(t, type) == 0;
+}
+
+static int
+S_tight_paragraph(cmark_node *p)
+{
+	cmark_node *item = cmark_node_parent(p), *list;
+
+	if (item == NULL || cmark_node_get_type(item) != CMARK_NODE_ITEM)
+		return 0;
+	list = cmark_node_parent(item);
+	return list && cmark_node_get_list_tight(list);
+}
+
+/* The code block's language, reduced to [A-Za-z0-9_+-]; "" if none. */
+static char *
+S_language(const char *info)
+{
+	struct buf b;
+	const char *p;
+
+	buf_init(&b);
+	buf_puts(&b, "");
+	for (p = info ? info : ""; *p && *p != ' ' && *p != '\t'; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '+' || *p == '-')
+			buf_putc(&b, *p);
+	return buf_detach(&b);
+}
+
+static void
+S_footnote_ref(struct render *r, xmlNodePtr cur, cmark_node *node)
+{
+	const char *lit = cmark_node_get_literal(node);
+	long num = lit ? strtol(lit, NULL, 10) : 0;
+	xmlNodePtr sup = render_el(cur, "sup", "footnote-ref"), a;
+	cmark_node *root;
+	char *s;
+
+	if (num <= 0 || r->o.copy) {
+		render_text(sup, lit ? lit : "");
+		return;
+	}
+	/* The doc's definitions, in number order (cmark-gfm sorts them last in the document). */
+	for (root = node; cmark_node_parent(root); root = cmark_node_parent(root))
+		;
+	if (root != r->fn_root) {
+		cmark_node *c;
+
+		r->fn_root = root;
+		r->nfn_defs = 0;
+		for (c = cmark_node_first_child(root); c; c = cmark_node_next(c))
+			if (cmark_node_get_type(c) == CMARK_NODE_FOOTNOTE_DEFINITION) {
+				r->fn_defs = xgrow(r->fn_defs, &r->fn_defs_cap, r->nfn_defs + 1,
+				    sizeof(*r->fn_defs));
+				r->fn_defs[r->nfn_defs++] = c;
+			}
+		free(r->fn_refs);
+		r->fn_refs = xcalloc(r->nfn_defs + 1, sizeof(*r->fn_refs));
+		r->nfn = 0;
+	}
+	if ((size_t)num > r->nfn_defs) {
+		render_text(sup, lit);
+		return;
+	}
+	if (r->fn_refs[num] == 0) {
+		r->fn_order = xgrow(r->fn_order, &r->fn_cap, r->nfn + 1, sizeof(*r->fn_order));
+		r->fn_order[r->nfn++] = (int)num;
+	}
+	r->fn_refs[num]++;
+	a = render_el(sup, "a", NULL);
+	s = xasprintf("#fn-%s%ld", r->o.id_prefix, num);
+	render_attr(a, "href", s);
+	free(s);
+	if (r->fn_refs[num] == 1)
+		s = xasprintf("fnref-%s%ld", r->o.id_prefix, num);
+	else
+		s = xasprintf("fnref-%s%ld-%d", r->o.id_prefix, num, r->fn_refs[num]);
+	render_attr(a, "id", s);
+	free(s);
+	render_text(a, lit);
+}
+
+/* A cell; ix is its column, counted by the caller as the row is walked. */
+static xmlNodePtr
+S_table_cell(cmark_node *node, xmlNodePtr cur, size_t ix)
+{
+	cmark_node *row = cmark_node_parent(node), *table;
+	int header = row && cmark_gfm_extensions_get_table_row_is_header(row);
+	xmlNodePtr el = render_el(cur, header ? "th" : "td", NULL);
+	uint8_t *align;
+	uint16_t ncols;
+
+	table = row ? cmark_node_parent(row) : NULL;
+	if (table == NULL)
+		return el;
+	ncols = cmark_gfm_extensions_get_table_columns(table);
+	align = cmark_gfm_extensions_get_table_alignments(table);
+	if (align && ix < ncols) {
+		const char *cls = align[ix] == 'l' ? "align-left" :
+		    align[ix] == 'c' ? "align-center" : align[ix] == 'r' ? "align-right" : NULL;
+
+		if (cls)
+			render_attr(el, "class", cls);
+	}
+	if (header)
+		render_attr(el, "scope", "col");
+	return el;
+}
+
+/* The tbody (or thead) of a table element, made on first use. */
+static xmlNodePtr
+S_table_part(xmlNodePtr table, const char *name)
+{
+	xmlNodePtr last = table->last;
+
+	while (last && last->type != XML_ELEMENT_NODE)
+		last = last->prev;
+	if (last && strcmp((const char *)last->name, name) == 0)
+		return last;
+	last = render_el(table, name, NULL);
+	render_nl(last);
+	return last;
+}
+
+/*
+ * Handles entering a node. Returns the element made for a container (its
+ * children go there), or NULL when the children go into cur itself.
+ * Leaves are appended to cur.
+ */
+static xmlNodePtr
+S_enter(struct render *r, cmark_iter *it, cmark_node *node, xmlNodePtr cur,
+    struct frame *fr)
+{
+	const char *lit = cmark_node_get_literal(node);
+	xmlNodePtr el = NULL, x;
+	char *s;
+
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_DOCUMENT:
+		return NULL;
+	case CMARK_NODE_BLOCK_QUOTE:
+		el = render_el(cur, "blockquote", NULL);
+		render_nl(el);
+		return el;
+	case CMARK_NODE_LIST: {
+		cmark_node *first = cmark_node_first_child(node);
+		int ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST;
+
+		el = render_el(cur, ordered ? "ol" : "ul",
+		    first && S_is(first, "tasklist") ? "task-list" : NULL);
+		if (ordered && cmark_node_get_list_start(node) != 1) {
+			s = xasprintf("%d", cmark_node_get_list_start(node));
+			render_attr(el, "start", s);
+			free(s);
+		}
+		render_nl(el);
+		return el;
+	}
+	case CMARK_NODE_ITEM:
+		if (!S_is(node, "tasklist"))
+			return render_el(cur, "li", NULL);
+		el = render_el(cur, "li", "task-list-item");
+		x = render_el(el, "input", NULL);
+		render_attr(x, "type", "checkbox");
+		render_attr(x, "disabled", "");
+		if (cmark_gfm_extensions_get_tasklist_item_checked(node)) {
+			render_attr(x, "checked", "");
+			render_attr(x, "aria-label", "Done");
+		} else
+			render_attr(x, "aria-label", "Not done");
+		render_text(el, " ");
+		return el;
+	case CMARK_NODE_PARAGRAPH:
+		if (S_tight_paragraph(node))
+			return NULL;
+		return render_el(cur, "p", NULL);
+	case CMARK_NODE_HEADING: {
+		char name[3] = { 'h', (char)('0' + cmark_node_get_heading_level(node)), '\0' };
+
+		el = render_el(cur, name, NULL);
+		if (r->o.sections && (fr->section = S_section_of(r, node)) != NULL && !r->o.copy)
+			render_attr(el, "id", fr->section->id);
+		else
+			fr->section = NULL;
+		return el;
+	}
+	case CMARK_NODE_CODE_BLOCK:
+		el = render_el(cur, "pre", NULL);
+		x = render_el(el, "code", NULL);
+		s = S_language(cmark_node_get_fence_info(node));
+		if (*s) {
+			char *cls = xasprintf("language-%s", s);
+
+			render_attr(x, "class", cls);
+			free(cls);
+		}
+		free(s);
+		render_text(x, lit);
+		render_nl(cur);
+		return NULL;
+	case CMARK_NODE_HTML_BLOCK:
+		if (r->o.site->cfg.markdown.unsafe_html && lit)
+			S_graft(cur, lit);
+		return NULL;
+	case CMARK_NODE_THEMATIC_BREAK:
+		render_el(cur, "hr", NULL);
+		render_nl(cur);
+		return NULL;
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
+		/* Written by render_footnotes, where referenced. */
+		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+		return NULL;
+	case CMARK_NODE_TEXT:
+		render_text(cur, lit);
+		return NULL;
+	case CMARK_NODE_SOFTBREAK:
+		render_text(cur, "\n");
+		return NULL;
+	case CMARK_NODE_LINEBREAK:
+		render_el(cur, "br", NULL);
+		render_text(cur, "\n");
+		return NULL;
+	case CMARK_NODE_CODE:
+		x = render_el(cur, "code", NULL);
+		render_text(x, lit);
+		return NULL;
+	case CMARK_NODE_HTML_INLINE:
+		/* Handled by the loop, which owns the cursor. */
+		return NULL;
+	case CMARK_NODE_EMPH:
+		return render_el(cur, "em", NULL);
+	case CMARK_NODE_STRONG:
+		return render_el(cur, "strong", NULL);
+	case CMARK_NODE_LINK: {
+		const char *title = cmark_node_get_title(node);
+
+		if ((s = S_url(r, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 0)) == NULL)
+			return NULL;        /* the text stays, the link goes */
+		el = render_el(cur, "a", NULL);
+		render_attr(el, "href", s);
+		free(s);
+		if (title && *title)
+			render_attr(el, "title", title);
+		return el;
+	}
+	case CMARK_NODE_IMAGE: {
+		const char *title = cmark_node_get_title(node);
+		char *alt = md_plain_text(node);
+
+		s = S_url(r, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 1);
+		if (s == NULL)
+			render_text(cur, alt);      /* an image that must not load: its words stay */
+		else {
+			x = render_el(cur, "img", NULL);
+			render_attr(x, "src", s);
+			render_attr(x, "alt", alt ? alt : "");
+			if (title && *title)
+				render_attr(x, "title", title);
+		}
+		free(s);
+		free(alt);
+		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+		return NULL;
+	}
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		S_footnote_ref(r, cur, node);
+		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+		return NULL;
+	default:
+		break;
+	}
+	if (S_is(node, "table")) {
+		x = render_el(cur, "div", "table-wrap");
+		el = render_el(x, "table", NULL);
+		render_nl(el);
+		return el;
+	}
+	if (S_is(node, "table_header")) {
+		r->column = 0;
+		return render_el(S_table_part(cur, "thead"), "tr", NULL);
+	}
+	if (S_is(node, "table_row")) {
+		r->column = 0;
+		return render_el(S_table_part(cur, "tbody"), "tr", NULL);
+	}
+	if (S_is(node, "table_cell"))
+		return S_table_cell(node, cur, r->column++);
+	if (S_is(node, "strikethrough"))
+		return render_el(cur, "del", NULL);
+	return NULL;                  /* custom and unknown nodes: their children only */
+}
+
+static int
+S_is_block(cmark_node *node)
+{
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_BLOCK_QUOTE:
+	case CMARK_NODE_LIST:
+	case CMARK_NODE_ITEM:
+	case CMARK_NODE_PARAGRAPH:
+	case CMARK_NODE_HEADING:
+		return 1;
+	default:
+		return S_is(node, "table") || S_is(node, "table_header") || S_is(node, "table_row");
+	}
+}
+
+static void
+S_exit(struct render *r, cmark_node *node, const struct frame *fr)
+{
+	if (fr->section && fr->el) {
+		xmlNodePtr a;
+		char *href = xasprintf("#%s", fr->section->id);
+
+		render_text(fr->el, " ");
+		a = render_el(fr->el, "a", "anchor");
+		render_attr(a, "href", href);
+		render_attr(a, "aria-label", "Link to this section");
+		render_text(a, "#");
+		free(href);
+	}
+	if (S_is_block(node) && !(cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH && fr->el == NULL)) {
+		xmlNodePtr parent = fr->saved;
+
+		/* Rows sit in a thead or tbody; a table in its wrapper, which sits in saved. */
+		if ((S_is(node, "table_header") || S_is(node, "table_row")) && fr->el)
+			parent = fr->el->parent;
+		render_nl(parent);
+	}
+	(void)r;
+}
+
+/* Renders node and its subtree under parent. */
+static void
+S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	xmlNodePtr cur = parent;
+	size_t base = r->depth;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		struct frame *fr;
+
+		if (ev == CMARK_EVENT_EXIT) {
+			if (r->depth == base)
+				continue;
+			fr = &r->stack[--r->depth];
+			S_exit(r, node, fr);
+			cur = fr->saved;
+			continue;
+		}
+		if (cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE) {
+			if (r->o.site->cfg.markdown.unsafe_html && cmark_node_get_literal(node)) {
+				xmlNodePtr b = r->depth > base && r->stack[r->depth - 1].el ?
+				    r->stack[r->depth - 1].el : (r->depth > base ? r->stack[r->depth - 1].saved : parent);
+
+				cur = S_inline_html(cur, b, cmark_node_get_literal(node));
+			}
+			continue;
+		}
+		/*
+		 * Leaves, and the containers S_enter skips over with
+		 * cmark_iter_reset (which consumes their exit event), get no frame.
+		 */
+		if (S_is_leaf(node) || S_is_skipped(node)) {
+			S_enter(r, it, node, cur, NULL);
+			continue;
+		}
+		r->stack = xgrow(r->stack, &r->cap, r->depth + 1, sizeof(*r->stack));
+		fr = &r->stack[r->depth++];
+		memset(fr, 0, sizeof(*fr));
+		fr->saved = cur;
+		/*
+		 * Past RENDER_MAX_DEPTH containers, children go into the
+		 * deepest element: the page's depth stays bounded whatever the
+		 * input, and so does libxml2's (recursive) copying of it.
+		 */
+		if (r->depth > RENDER_MAX_DEPTH)
+			continue;
+		fr->el = S_enter(r, it, node, cur, fr);
+		if (fr->el)
+			cur = fr->el;
+	}
+	r->depth = base;
+	cmark_iter_free(it);
+}
+
+void
+render_blocks(struct render *r, xmlNodePtr parent, cmark_node *first, cmark_node *last)
+{
+	cmark_node *n;
+
+	for (n = first; n; n = cmark_node_next(n)) {
+		S_render(r, parent, n);
+		if (n == last)
+			break;
+	}
+}
+
+void
+render_children(struct render *r, xmlNodePtr parent, cmark_node *node)
+{
+	cmark_node *first = cmark_node_first_child(node);
+
+	if (first)
+		render_blocks(r, parent, first, cmark_node_last_child(node));
+}
+
+void
+render_footnotes(struct render *r, xmlNodePtr parent)
+{
+	xmlNodePtr sec, ol;
+	size_t i;
+
+	if (r->nfn == 0)
+		return;
+	sec = render_el(parent, "section", "footnotes");
+	render_attr(sec, "aria-label", "Footnotes");
+	render_nl(sec);
+	ol = render_el(sec, "ol", NULL);
+	render_nl(ol);
+	/* Rendering a definition may reference more footnotes: r->nfn grows. */
+	for (i = 0; i < r->nfn; i++) {
+		int num = r->fn_order[i];
+		cmark_node *def = r->fn_defs[num - 1];
+		xmlNodePtr li = render_el(ol, "li", NULL), last, a;
+		char *s;
+
+		s = xasprintf("fn-%s%d", r->o.id_prefix, num);
+		render_attr(li, "id", s);
+		free(s);
+		s = xasprintf("%d", num);
+		render_attr(li, "value", s);
+		free(s);
+		render_children(r, li, def);
+		for (last = li->last; last && last->type != XML_ELEMENT_NODE; last = last->prev)
+			;
+		if (last == NULL || strcmp((const char *)last->name, "p") != 0)
+			last = li;
+		render_text(last, " ");
+		a = render_el(last, "a", "footnote-backref");
+		s = xasprintf("#fnref-%s%d", r->o.id_prefix, num);
+		render_attr(a, "href", s);
+		free(s);
+		s = xasprintf("Back to reference %d", num);
+		render_attr(a, "aria-label", s);
+		free(s);
+		render_text(a, "\xe2\x86\xa9");   /* ↩ */
+		render_nl(ol);
+	}
+	render_nl(parent);
+}

@@ -1,0 +1,63 @@
+/*
+ * render: cmark-gfm trees to libxml2 nodes.
+ *
+ * One iterator loop over the cmark tree (no recursion); text always
+ * becomes text nodes, so content can never turn into markup. Links are
+ * rewritten to output pages and made relative to the page being built;
+ * unsafe URLs are never emitted; raw HTML is dropped unless the site sets
+ * [markdown] unsafe_html. Footnotes referenced by what was rendered are
+ * collected and written out by render_footnotes.
+ */
+#ifndef QUIZDECK_RENDER_H
+#define QUIZDECK_RENDER_H
+
+#include <cmark-gfm.h>
+#include <libxml/tree.h>
+
+#include "model.h"
+
+struct render_opts {
+	const struct site *site;
+	const struct doc *doc;     /* the source, for resolving links */
+	const char *page_url;      /* the page being built, below out/ */
+	const char *id_prefix;     /* keeps footnote ids unique on the page ("" or "q1-") */
+	/*
+	 * Chapter pages: headings get the ids of these sections (sorted by
+	 * heading pointer, as render_sort_sections leaves them) and a
+	 * self-link. NULL elsewhere: headings get no id.
+	 */
+	struct section **sections;
+	size_t nsections;
+	/* A second rendering of the same content on one page: emit no ids. */
+	int copy;
+};
+
+/*
+ * A rendering session: one per doc and page region, since footnotes are
+ * numbered per doc and written once per session.
+ */
+struct render;
+
+struct render *render_new(const struct render_opts *o);
+void render_free(struct render *r);
+
+/* Renders the sibling blocks first..last (inclusive) as children of parent. */
+void render_blocks(struct render *r, xmlNodePtr parent, cmark_node *first, cmark_node *last);
+/* Renders the children of node (a heading, paragraph, item...) into parent. */
+void render_children(struct render *r, xmlNodePtr parent, cmark_node *node);
+/* Appends the footnotes referenced so far (a section.footnotes), if any. */
+void render_footnotes(struct render *r, xmlNodePtr parent);
+
+/* Sorts sections by heading pointer, for render_opts.sections. */
+void render_sort_sections(struct section **v, size_t n);
+/* The section of a heading in a sorted array, or NULL. */
+struct section *render_find_section(struct section *const *v, size_t n, cmark_node *heading);
+
+/* Helpers for building pages. */
+xmlNodePtr render_el(xmlNodePtr parent, const char *name, const char *cls);
+void render_text(xmlNodePtr parent, const char *text);
+void render_attr(xmlNodePtr el, const char *name, const char *value);
+/* A newline text node after a block, so the output reads line by line. */
+void render_nl(xmlNodePtr parent);
+
+#endif

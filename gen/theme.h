@@ -1,0 +1,76 @@
+/*
+ * theme: finding a theme, loading its templates and filling them.
+ *
+ * A theme is a folder: templates/page.html (the frame every page shares),
+ * templates/<kind>.html (what goes inside the frame's main slot for each
+ * kind of page) and assets/ (copied to out/assets/). Templates are plain
+ * HTML read with libxml2's HTML parser and filled through the tree by a
+ * few data-qd-* attributes, in the manner of sblg; themes/default/README.md
+ * documents them. Values are text (always inserted as text nodes), nodes
+ * built by the renderer, or lists of item scopes for data-qd-repeat.
+ */
+#ifndef QUIZDECK_THEME_H
+#define QUIZDECK_THEME_H
+
+#include <libxml/tree.h>
+
+#include "diag.h"
+
+enum theme_part {
+	THEME_HOME,
+	THEME_TEST,
+	THEME_DECK,
+	THEME_CHAPTER,
+	THEME_NOT_FOUND,
+	THEME_NPARTS
+};
+
+struct theme {
+	char *name;
+	char *dir;                 /* the theme folder found */
+	xmlDocPtr page;            /* templates/page.html */
+	xmlDocPtr parts[THEME_NPARTS];
+	char *part_files[THEME_NPARTS];  /* for diagnostics */
+};
+
+/*
+ * Finds theme `name` in <site_root>/themes/, then beside the quizdeck
+ * executable (its folder's themes/, then ../share/quizdeck/themes/), and
+ * parses its templates. Returns 0, or -1 with a diagnostic added.
+ */
+int theme_load(struct theme *t, const char *site_root, const char *name,
+    struct diag_list *dl);
+void theme_free(struct theme *t);
+/* Copies the theme's assets/ to <outdir>/assets/. 0, or -1 with a diagnostic. */
+int theme_copy_assets(const struct theme *t, const char *outdir, struct diag_list *dl);
+
+/* A scope of named values for filling a template. */
+struct tvars;
+
+struct tvars *tvars_new(void);
+void tvars_free(struct tvars *v);
+/* Sets name to a text (copied). A NULL text leaves name unset. */
+void tvars_text(struct tvars *v, const char *name, const char *text);
+/* Sets name to the children of `holder`, an unlinked element v takes over. */
+void tvars_nodes(struct tvars *v, const char *name, xmlNodePtr holder);
+/* Appends a new, empty item to the list `name` and returns it (v owns it). */
+struct tvars *tvars_item(struct tvars *v, const char *name);
+
+/*
+ * Builds one page: a copy of the frame with `part` filled into its main
+ * slot and everything filled from v. Relative href, src and action values
+ * of the templates are relative to the output root and are rewritten for
+ * page_url (a path below out/). Returns the new document (caller frees),
+ * or NULL with a diagnostic added.
+ */
+xmlDocPtr theme_render(const struct theme *t, enum theme_part part,
+    const struct tvars *v, const char *page_url, struct diag_list *dl);
+
+/*
+ * Serialises a page as UTF-8 HTML with `<!DOCTYPE html>` and exactly one
+ * charset declaration (the template's). Returns 0 and sets *out (caller
+ * frees) and *len.
+ */
+int theme_serialize(xmlDocPtr doc, char **out, size_t *len);
+
+#endif
