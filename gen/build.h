@@ -6,7 +6,18 @@
 #ifndef QUIZDECK_BUILD_H
 #define QUIZDECK_BUILD_H
 
+#include <signal.h>
+
 #include "model.h"
+
+/*
+ * Set by SIGINT/SIGTERM while a build runs: renderers check it between
+ * pages and stop, so the staging folder can be removed before exiting.
+ */
+extern volatile sig_atomic_t build_cancelled;
+
+/* 1 if the build should stop now (a signal arrived). */
+int build_should_stop(void);
 
 struct build_options {
 	const char *outdir;        /* the output folder */
@@ -25,5 +36,12 @@ struct build_options {
  */
 int build_run(const struct site *site, const struct build_options *opt,
     struct diag_list *dl);
+
+/*
+ * Refuses an output folder that would destroy sources: "/", the site
+ * root, content/, themes/, or any folder that contains one of them.
+ * Returns 0 if outdir is safe, -1 with a diagnostic.
+ */
+int build_check_outdir(const char *root, const char *outdir, struct diag_list *dl);
 
 #endif

@@ -1,6 +1,7 @@
 /* libFuzzer target: front-matter splitting and validation of one file. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "content.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the libFuzzer targets with clang (ASan+UBSan) and runs each.
+# Runs each libFuzzer target (built by `make fuzz-targets` with clang, ASan+UBSan).
 #
 #   sh tests/fuzz/run.sh [SECONDS]     default 60 s per target (make fuzz)
 #   FUZZ_BRIEF=1 sh tests/fuzz/run.sh  the seed corpus plus a few seconds
@@ -13,17 +13,12 @@ cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-60}
 [ "${FUZZ_BRIEF:-0}" = 1 ] && secs=${FUZZ_SECONDS_BRIEF:-4}
 [ -z "$secs" ] && secs=60
-pkgs="libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig"
-cflags="-std=c11 -D_DEFAULT_SOURCE -g -O1 -Igen $(pkg-config --cflags $pkgs)"
-libs="$(pkg-config --libs $pkgs) -lcmark-gfm-extensions -lpthread -lm"
-san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 mkdir -p build/fuzz
-srcs=$(ls gen/*.c | grep -v 'gen/main.c')
 status=0
 for t in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$t" .c)
 	bin=build/fuzz/$name
-	if ! clang $cflags $san -o "$bin" "$t" $srcs $libs 2>build/fuzz/$name.build.log; then
+	if ! make -s "$bin" >build/fuzz/$name.build.log 2>&1; then
 		echo "not ok fuzz $name: does not build (build/fuzz/$name.build.log)"
 		status=1
 		continue
@@ -35,8 +30,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	log=build/fuzz/$name.log
 	if "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix=build/fuzz/ "$corpus" $seeds >"$log" 2>&1; then
-		execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
-		[ -z "$execs" ] && execs=$(grep -o '#[0-9]*' "$log" | tail -n 1 | tr -d '#')
+		execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
 		echo "ok fuzz $name: ${execs:-?} executions in ${secs}s, no crash"
 	else
 		echo "not ok fuzz $name: crashed; see $log and build/fuzz/crash-*"
