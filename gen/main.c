@@ -17,6 +17,7 @@
 #include "model.h"
 #include "pdf.h"
 #include "scaffold.h"
+#include "serve.h"
 #include "util.h"
 
 #define QUIZDECK_VERSION "0.1.0"
@@ -244,9 +245,13 @@ out:
 static int
 S_cmd_serve(const struct cli *cli)
 {
-	(void)cli;
-	fprintf(stderr, "quizdeck: serve is not available yet (see the issue on speed and serve)\n");
-	return EXIT_USAGE;
+	struct serve_options so;
+
+	memset(&so, 0, sizeof(so));
+	so.root = cli->dir;
+	so.port = cli->port;
+	so.report = S_report;
+	return serve_run(&so);
 }
 
 static int
@@ -330,8 +335,20 @@ S_usage_of(const char *cmd)
 	return NULL;
 }
 
+static int S_main(int argc, char *argv[]);
+
 int
 main(int argc, char *argv[])
+{
+	int status = S_main(argc, argv);
+
+	/* Font caches live for the process; dropping them keeps leak checks meaningful. */
+	pdf_cleanup();
+	return status;
+}
+
+static int
+S_main(int argc, char *argv[])
 {
 	struct cli cli;
 	const char *usage;

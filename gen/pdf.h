@@ -9,13 +9,24 @@
 /*
  * Writes one deck as a PDF at path with the given print settings.
  * Cards that do not fit even at min_font_size are warnings naming their
- * file and line. Returns 0, or -1 with diagnostics added.
+ * file and line. Returns 0, or -1 with diagnostics added (or, without
+ * one, when build_should_stop() asked it to stop between pages).
  */
 int pdf_write_deck(const struct site *site, const struct deck *deck,
     const struct print_config *pc, const char *path, struct diag_list *dl);
 
-/* A calibration sheet for measuring a printer's back-side shift. */
+/*
+ * A calibration sheet, two pages: crosses on the front, scales behind
+ * them on the back, to read the printer's back-side shift as back_offset.
+ */
 int pdf_write_calibration(const struct print_config *pc, const char *path,
     struct diag_list *dl);
+
+/*
+ * Frees the font caches that Pango, Cairo and fontconfig keep for the
+ * life of the process, so leak checkers see a clean exit. Call once, at
+ * exit, after the last PDF (or none); nothing here may run after it.
+ */
+void pdf_cleanup(void);
 
 #endif

@@ -1,0 +1,790 @@
+/*
+ * cardtext: the text of a card as Pango layouts. See cardtext.h.
+ *
+ * The flattening is one walk with cmark's iterator that keeps its own
+ * stack of lists, items and quotes on the heap, so deep nesting in the
+ * input costs a loop, not C stack. Layouts are made on the first
+ * cardtext_layout and only re-measured on later ones.
+ */
+#include "cardtext.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+
+#define MONO_SIZE 0.86           /* code blocks, relative to the text */
+#define MAX_BARS 8               /* block-quote bars drawn beside one block */
+/* Greys, 0 black to 1 white. */
+#define GREY_RULE 0.55
+#define GREY_SHADE 0.935
+
+enum blk_kind { BLK_TEXT, BLK_HEADING, BLK_CODE, BLK_RULE, BLK_TABLE };
+
+struct table {
+	int ncols, nrows;
+	char **cells;                /* nrows * ncols markup strings; NULL where a row is short */
+	int *header;                 /* per row */
+	char *align;                 /* per column: 'l', 'c', 'r' or 0 */
+	PangoLayout **lay;           /* nrows * ncols, made on first layout */
+	double *colw, *rowh;         /* pt, at the last size laid out */
+	double width;
+};
+
+struct bar {
+	double at;                   /* em from the body's start edge */
+	int quote;                   /* which block quote, to join bars across gaps */
+};
+
+/* One block of a back, with its place in the nesting. */
+struct blk {
+	enum blk_kind kind;
+	double indent;               /* em from the body's start edge */
+	double space;                /* em of space above it */
+	struct bar bars[MAX_BARS];
+	int nbars;
+	char *marker;                /* list marker markup on an item's first block, or NULL */
+	char *markup;                /* TEXT, HEADING: markup; CODE: plain text */
+	struct table *table;         /* TABLE */
+	PangoLayout *layout, *mlayout;
+	double h;                    /* pt, at the last size laid out */
+	double y;                    /* pt from the body's top */
+};
+
+struct cardtext {
+	struct blk *v;
+	size_t len, cap;
+	double size, width;          /* of the last layout, pt */
+};
+
+/* What the flattening walk is inside of. */
+enum nest_kind { NEST_LIST, NEST_ITEM, NEST_QUOTE };
+struct nest {
+	enum nest_kind kind;
+	double indent;               /* em, including this level */
+	int ordered, tight, delim_paren;
+	int next;                    /* NEST_LIST: the next item's number */
+	int quote;                   /* NEST_QUOTE: its id */
+};
+
+/* ---- inline text ----------------------------------------------------- */
+
+void
+cardtext_escape(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '&')
+			buf_puts(b, "&amp;");
+		else if (c == '<')
+			buf_puts(b, "&lt;");
+		else if (c == '>')
+			buf_puts(b, "&gt;");
+		else if (c == '\'')
+			buf_puts(b, "&#39;");
+		else if (c == '"')
+			buf_puts(b, "&quot;");
+		else if (c >= 0x20 || c == '\n' || c == '\t')
+			buf_putc(b, c);
+	}
+}
+
+static const char *
+S_literal(cmark_node *n)
+{
+	const char *s = cmark_node_get_literal(n);
+
+	return s ? s : "";
+}
+
+static int
+S_is(cmark_node *n, const char *type)
+{
+	const char *t = cmark_node_get_type_string(n);
+
+	return t && strcmp(t, type) == 0;
+}
+
+/*
+ * The inline content of a paragraph, heading or table cell as Pango
+ * markup: emphasis and code keep their look, links become their text,
+ * images their description; raw HTML is left out (it is not text).
+ */
+static void
+S_inline_markup(cmark_node *container, struct buf *b)
+{
+	cmark_iter *it = cmark_iter_new(container);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		int enter = ev == CMARK_EVENT_ENTER;
+
+		if (n == container)
+			continue;
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_TEXT:
+			cardtext_escape(b, S_literal(n));
+			break;
+		case CMARK_NODE_CODE:
+			buf_puts(b, "<span font_family=\"" CARDTEXT_MONO_FAMILY "\" size=\"88%\""
+			    " insert_hyphens=\"false\">");
+			cardtext_escape(b, S_literal(n));
+			buf_puts(b, "</span>");
+			break;
+		case CMARK_NODE_SOFTBREAK:
+			buf_putc(b, ' ');
+			break;
+		case CMARK_NODE_LINEBREAK:
+			/* A line separator: a new line within the same paragraph. */
+			buf_puts(b, "\xe2\x80\xa8");
+			break;
+		case CMARK_NODE_EMPH:
+		case CMARK_NODE_IMAGE:
+			buf_puts(b, enter ? "<i>" : "</i>");
+			break;
+		case CMARK_NODE_STRONG:
+			buf_puts(b, enter ? "<b>" : "</b>");
+			break;
+		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			buf_puts(b, "<sup>");
+			cardtext_escape(b, S_literal(n));
+			buf_puts(b, "</sup>");
+			break;
+		default:
+			if (S_is(n, "strikethrough"))
+				buf_puts(b, enter ? "<s>" : "</s>");
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+char *
+cardtext_inline(cmark_node *container)
+{
+	struct buf b;
+
+	buf_init(&b);
+	S_inline_markup(container, &b);
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
+
+/* Code as plain text: tabs to 4-column stops, no final newline. */
+static char *
+S_code_text(const char *s)
+{
+	struct buf b;
+	size_t col = 0;
+
+	buf_init(&b);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\t') {
+			do
+				buf_putc(&b, ' ');
+			while (++col % 4);
+		} else if (c == '\n') {
+			buf_putc(&b, '\n');
+			col = 0;
+		} else if (c >= 0x20) {
+			buf_putc(&b, c);
+			/* Columns count characters, not the bytes that continue one. */
+			if ((c & 0xc0) != 0x80)
+				col++;
+		}
+	}
+	while (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.len--;
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
+
+/* ---- flattening a back into blocks ----------------------------------- */
+
+static double
+S_nest_indent(const struct nest *stack, size_t depth)
+{
+	return depth ? stack[depth - 1].indent : 0;
+}
+
+static const struct nest *
+S_nearest_list(const struct nest *stack, size_t depth)
+{
+	while (depth > 0) {
+		if (stack[depth - 1].kind == NEST_LIST)
+			return &stack[depth - 1];
+		depth--;
+	}
+	return NULL;
+}
+
+static struct blk *
+S_emit(struct cardtext *out, enum blk_kind kind, const struct nest *stack,
+    size_t depth, char **pending_marker)
+{
+	struct blk *b, *prev;
+	const struct nest *list = S_nearest_list(stack, depth);
+	size_t i;
+
+	out->v = xgrow(out->v, &out->cap, out->len + 1, sizeof(*out->v));
+	b = &out->v[out->len++];
+	memset(b, 0, sizeof(*b));
+	prev = out->len > 1 ? &out->v[out->len - 2] : NULL;
+	b->kind = kind;
+	b->indent = S_nest_indent(stack, depth);
+	b->marker = *pending_marker;
+	*pending_marker = NULL;
+	for (i = 0; i < depth && b->nbars < MAX_BARS; i++)
+		if (stack[i].kind == NEST_QUOTE) {
+			b->bars[b->nbars].at = (i ? stack[i - 1].indent : 0) + 0.15;
+			b->bars[b->nbars].quote = stack[i].quote;
+			b->nbars++;
+		}
+	/* Space above, in em: a heading stands off what precedes it and binds to what follows. */
+	if (!prev)
+		b->space = 0;
+	else if (kind == BLK_HEADING)
+		b->space = 0.85;
+	else if (prev->kind == BLK_HEADING)
+		b->space = 0.3;
+	else if (list && list->tight)
+		b->space = 0.22;
+	else
+		b->space = 0.6;
+	return b;
+}
+
+static struct table *
+S_table_new(cmark_node *node)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+	uint8_t *align = cmark_gfm_extensions_get_table_alignments(node);
+	cmark_node *row, *cell;
+	int r, c;
+
+	t->ncols = cmark_gfm_extensions_get_table_columns(node);
+	for (row = cmark_node_first_child(node); row; row = cmark_node_next(row))
+		t->nrows++;
+	if (t->ncols <= 0 || t->nrows <= 0) {
+		t->ncols = t->nrows = 0;
+		return t;
+	}
+	t->cells = xcalloc((size_t)t->nrows * t->ncols, sizeof(*t->cells));
+	t->lay = xcalloc((size_t)t->nrows * t->ncols, sizeof(*t->lay));
+	t->header = xcalloc((size_t)t->nrows, sizeof(*t->header));
+	t->rowh = xcalloc((size_t)t->nrows, sizeof(*t->rowh));
+	t->colw = xcalloc((size_t)t->ncols, sizeof(*t->colw));
+	t->align = xcalloc((size_t)t->ncols, 1);
+	for (c = 0; c < t->ncols; c++)
+		t->align[c] = align ? (char)align[c] : 0;
+	for (r = 0, row = cmark_node_first_child(node); row; row = cmark_node_next(row), r++) {
+		t->header[r] = cmark_gfm_extensions_get_table_row_is_header(row);
+		for (c = 0, cell = cmark_node_first_child(row); cell && c < t->ncols;
+		    cell = cmark_node_next(cell), c++)
+			t->cells[r * t->ncols + c] = cardtext_inline(cell);
+	}
+	return t;
+}
+
+static void
+S_table_free(struct table *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows * t->ncols; i++) {
+		free(t->cells[i]);
+		if (t->lay[i])
+			g_object_unref(t->lay[i]);
+	}
+	free(t->cells);
+	free(t->lay);
+	free(t->header);
+	free(t->rowh);
+	free(t->colw);
+	free(t->align);
+	free(t);
+}
+
+void
+cardtext_free(struct cardtext *bs)
+{
+	size_t i;
+
+	if (!bs)
+		return;
+	for (i = 0; i < bs->len; i++) {
+		struct blk *b = &bs->v[i];
+
+		free(b->marker);
+		free(b->markup);
+		S_table_free(b->table);
+		if (b->layout)
+			g_object_unref(b->layout);
+		if (b->mlayout)
+			g_object_unref(b->mlayout);
+	}
+	free(bs->v);
+	free(bs);
+}
+
+/* The marker of a list's next item: bullets by depth, numbers as written. */
+static char *
+S_marker(struct nest *list, int lists_above, cmark_node *item)
+{
+	static const char *bullets[] = { "\xe2\x80\xa2", "\xe2\x80\x93", "\xe2\x97\xa6" };
+
+	if (S_is(item, "tasklist"))
+		return xstrdup(cmark_gfm_extensions_get_tasklist_item_checked(item)
+		    ? "\xe2\x98\x91" : "\xe2\x98\x90");
+	if (list->ordered)
+		return xasprintf("%d%c", list->next++, list->delim_paren ? ')' : '.');
+	return xstrdup(bullets[lists_above % 3]);
+}
+
+/*
+ * Flattens a card's back into blocks. The walk keeps its own stack of
+ * lists, items and quotes (heap, not recursion); paragraphs, headings
+ * and tables are read whole and the walk skips past them.
+ */
+static void
+S_flatten(const struct block_range *range, struct cardtext *out)
+{
+	struct nest *stack = NULL;
+	size_t depth = 0, cap = 0;
+	char *pending = NULL;
+	int quotes = 0, lists = 0;
+	cmark_node *top;
+
+	for (top = range->first; top; top = cmark_node_next(top)) {
+		cmark_iter *it = cmark_iter_new(top);
+		cmark_event_type ev;
+
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			cmark_node *n = cmark_iter_get_node(it);
+			int enter = ev == CMARK_EVENT_ENTER;
+			struct blk *b;
+
+			switch (cmark_node_get_type(n)) {
+			case CMARK_NODE_LIST:
+				if (!enter) {
+					depth--;
+					lists--;
+					break;
+				}
+				stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+				memset(&stack[depth], 0, sizeof(stack[depth]));
+				stack[depth].kind = NEST_LIST;
+				stack[depth].indent = S_nest_indent(stack, depth);
+				stack[depth].ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+				stack[depth].tight = cmark_node_get_list_tight(n);
+				stack[depth].delim_paren = cmark_node_get_list_delim(n) == CMARK_PAREN_DELIM;
+				stack[depth].next = cmark_node_get_list_start(n);
+				depth++;
+				lists++;
+				break;
+			case CMARK_NODE_ITEM:
+				if (!enter) {
+					/* An empty item still shows its marker. */
+					if (pending)
+						S_emit(out, BLK_TEXT, stack, depth, &pending)->markup = xstrdup("");
+					depth--;
+					break;
+				}
+				free(pending);
+				pending = depth > 0 && stack[depth - 1].kind == NEST_LIST
+				    ? S_marker(&stack[depth - 1], lists - 1, n) : NULL;
+				stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+				memset(&stack[depth], 0, sizeof(stack[depth]));
+				stack[depth].kind = NEST_ITEM;
+				stack[depth].indent = S_nest_indent(stack, depth) +
+				    (depth > 0 && stack[depth - 1].ordered ? 1.45 : 1.15);
+				depth++;
+				break;
+			case CMARK_NODE_BLOCK_QUOTE:
+				if (!enter) {
+					depth--;
+					break;
+				}
+				stack = xgrow(stack, &cap, depth + 1, sizeof(*stack));
+				memset(&stack[depth], 0, sizeof(stack[depth]));
+				stack[depth].kind = NEST_QUOTE;
+				stack[depth].indent = S_nest_indent(stack, depth) + 0.95;
+				stack[depth].quote = ++quotes;
+				depth++;
+				break;
+			case CMARK_NODE_PARAGRAPH:
+			case CMARK_NODE_HEADING:
+				b = S_emit(out, cmark_node_get_type(n) == CMARK_NODE_HEADING
+				    ? BLK_HEADING : BLK_TEXT, stack, depth, &pending);
+				b->markup = cardtext_inline(n);
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				break;
+			case CMARK_NODE_CODE_BLOCK:
+				b = S_emit(out, BLK_CODE, stack, depth, &pending);
+				b->markup = S_code_text(S_literal(n));
+				break;
+			case CMARK_NODE_THEMATIC_BREAK:
+				S_emit(out, BLK_RULE, stack, depth, &pending);
+				break;
+			case CMARK_NODE_FOOTNOTE_DEFINITION:
+			case CMARK_NODE_HTML_BLOCK:
+				/* Footnotes live at the end of a file, not on a card; raw HTML is not text. */
+				if (enter)
+					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				break;
+			default:
+				if (enter && S_is(n, "table")) {
+					b = S_emit(out, BLK_TABLE, stack, depth, &pending);
+					b->table = S_table_new(n);
+					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				}
+				break;
+			}
+		}
+		cmark_iter_free(it);
+		if (top == range->last)
+			break;
+	}
+	free(pending);
+	free(stack);
+}
+
+struct cardtext *
+cardtext_new(const struct block_range *back)
+{
+	struct cardtext *ct = xcalloc(1, sizeof(*ct));
+
+	S_flatten(back, ct);
+	return ct;
+}
+
+/* ---- laying out ------------------------------------------------------ */
+
+PangoLayout *
+cardtext_new_layout(PangoContext *pango, const char *markup, int plain)
+{
+	PangoLayout *l = pango_layout_new(pango);
+
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	if (plain)
+		pango_layout_set_text(l, markup, -1);
+	else
+		pango_layout_set_markup(l, markup, -1);
+	return l;
+}
+
+void
+cardtext_set_font(PangoLayout *l, const PangoFontDescription *base, double size,
+    PangoWeight weight)
+{
+	PangoFontDescription *fd = pango_font_description_copy_static(base);
+
+	pango_font_description_set_size(fd, (int)lround(size * PANGO_SCALE));
+	pango_font_description_set_weight(fd, weight);
+	pango_layout_set_font_description(l, fd);
+	pango_font_description_free(fd);
+}
+
+static double
+S_width(PangoLayout *l)
+{
+	int pw, ph;
+
+	pango_layout_get_size(l, &pw, &ph);
+	return (double)pw / PANGO_SCALE;
+}
+
+static double
+S_height(PangoLayout *l)
+{
+	int pw, ph;
+
+	pango_layout_get_size(l, &pw, &ph);
+	return (double)ph / PANGO_SCALE;
+}
+
+static double
+S_baseline(PangoLayout *l)
+{
+	return (double)pango_layout_get_baseline(l) / PANGO_SCALE;
+}
+
+static int
+S_rtl(PangoLayout *l)
+{
+	PangoLayoutLine *line = pango_layout_get_line_readonly(l, 0);
+
+	return line && line->resolved_dir == PANGO_DIRECTION_RTL;
+}
+
+/* Columns: natural widths when they fit; else narrow ones whole, an equal share for the rest. */
+static void
+S_table_columns(struct table *t, double room)
+{
+	char *fixed;
+	double sum = 0;
+	int c, open = t->ncols, changed = 1;
+
+	for (c = 0; c < t->ncols; c++)
+		sum += t->colw[c];
+	if (sum <= room)
+		return;
+	fixed = xcalloc((size_t)t->ncols, 1);
+	while (changed && open > 0) {
+		double share = room / open;
+
+		changed = 0;
+		for (c = 0; c < t->ncols; c++)
+			if (!fixed[c] && t->colw[c] <= share) {
+				fixed[c] = 1;
+				room -= t->colw[c];
+				open--;
+				changed = 1;
+			}
+	}
+	for (c = 0; c < t->ncols; c++)
+		if (!fixed[c])
+			t->colw[c] = room / open;
+	free(fixed);
+}
+
+static double
+S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, double width)
+{
+	double gap = 0.9 * size, pady = 0.22 * size, h;
+	int r, c;
+
+	for (c = 0; c < t->ncols; c++)
+		t->colw[c] = 0;
+	for (r = 0; r < t->nrows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			PangoLayout **l = &t->lay[r * t->ncols + c];
+			const char *m = t->cells[r * t->ncols + c];
+
+			if (!m)
+				continue;
+			if (!*l)
+				*l = cardtext_new_layout(f->pango, m, 0);
+			cardtext_set_font(*l, f->text, size, t->header[r] ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+			pango_layout_set_width(*l, -1);
+			t->colw[c] = fmax(t->colw[c], S_width(*l));
+		}
+	S_table_columns(t, width - gap * (t->ncols - 1));
+	h = 0;
+	for (r = 0; r < t->nrows; r++) {
+		t->rowh[r] = 0;
+		for (c = 0; c < t->ncols; c++) {
+			PangoLayout *l = t->lay[r * t->ncols + c];
+			char a = t->align[c];
+
+			if (!l)
+				continue;
+			pango_layout_set_width(l, (int)(t->colw[c] * PANGO_SCALE));
+			pango_layout_set_alignment(l, a == 'r' ? PANGO_ALIGN_RIGHT :
+			    a == 'c' ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+			t->rowh[r] = fmax(t->rowh[r], S_height(l));
+		}
+		t->rowh[r] += 2 * pady;
+		h += t->rowh[r];
+	}
+	/*
+	 * A column narrower than one letter still holds that letter: widen it,
+	 * and the caller sees the table overflow.
+	 */
+	for (r = 0; r < t->nrows; r++)
+		for (c = 0; c < t->ncols; c++)
+			if (t->lay[r * t->ncols + c])
+				t->colw[c] = fmax(t->colw[c], S_width(t->lay[r * t->ncols + c]));
+	t->width = gap * (t->ncols - 1);
+	for (c = 0; c < t->ncols; c++)
+		t->width += t->colw[c];
+	return h;
+}
+
+double
+cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size, double width)
+{
+	double y = 0;
+	size_t i;
+	int too_wide = 0;
+
+	bs->size = size;
+	bs->width = width;
+	for (i = 0; i < bs->len; i++) {
+		struct blk *b = &bs->v[i];
+		double indent = fmin(b->indent * size, width / 2);
+		double bw = width - indent;
+
+		if (i > 0)
+			y += b->space * size;
+		b->y = y;
+		switch (b->kind) {
+		case BLK_TEXT:
+		case BLK_HEADING:
+			if (!b->layout)
+				b->layout = cardtext_new_layout(f->pango, b->markup, 0);
+			cardtext_set_font(b->layout, f->text, b->kind == BLK_HEADING ? size * 1.12 : size,
+			    b->kind == BLK_HEADING ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+			pango_layout_set_width(b->layout, (int)(bw * PANGO_SCALE));
+			b->h = S_height(b->layout);
+			break;
+		case BLK_CODE:
+			if (!b->layout) {
+				PangoAttrList *attrs = pango_attr_list_new();
+
+				b->layout = cardtext_new_layout(f->pango, b->markup, 1);
+				/*
+				 * Code reads left to right whatever its strings hold, and
+				 * a hyphen added at a break would read as code.
+				 */
+				pango_layout_set_auto_dir(b->layout, FALSE);
+				pango_attr_list_insert(attrs, pango_attr_insert_hyphens_new(FALSE));
+				pango_layout_set_attributes(b->layout, attrs);
+				pango_attr_list_unref(attrs);
+			}
+			cardtext_set_font(b->layout, f->mono, size * MONO_SIZE, PANGO_WEIGHT_NORMAL);
+			pango_layout_set_width(b->layout, (int)((bw - size) * PANGO_SCALE));
+			b->h = S_height(b->layout) + 0.9 * size;
+			break;
+		case BLK_RULE:
+			b->h = 0.6 * size;
+			break;
+		case BLK_TABLE:
+			b->h = S_table_layout(f, b->table, size, bw);
+			if (b->table->width > bw + 0.01)
+				too_wide = 1;
+			break;
+		}
+		if (b->marker) {
+			if (!b->mlayout)
+				b->mlayout = cardtext_new_layout(f->pango, b->marker, 0);
+			cardtext_set_font(b->mlayout, f->text, size, PANGO_WEIGHT_NORMAL);
+		}
+		y += b->h;
+	}
+	return too_wide ? HUGE_VAL : y;
+}
+
+/* ---- drawing --------------------------------------------------------- */
+
+static void
+S_grey(cairo_t *cr, double g)
+{
+	cairo_set_source_rgb(cr, g, g, g);
+}
+
+static void
+S_show(cairo_t *cr, PangoLayout *l, double x, double y)
+{
+	cairo_move_to(cr, x, y);
+	pango_cairo_show_layout(cr, l);
+}
+
+static void
+S_hline(cairo_t *cr, double x0, double x1, double y, double width)
+{
+	cairo_set_line_width(cr, width);
+	cairo_move_to(cr, x0, y);
+	cairo_line_to(cr, x1, y);
+	cairo_stroke(cr);
+}
+
+static void
+S_table_draw(cairo_t *cr, const struct table *t, double x, double y, double size)
+{
+	double gap = 0.9 * size, pady = 0.22 * size, cx;
+	int r, c;
+
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	S_hline(cr, x, x + t->width, y, 0.6);
+	for (r = 0; r < t->nrows; r++) {
+		cx = x;
+		for (c = 0; c < t->ncols; c++) {
+			PangoLayout *l = t->lay[r * t->ncols + c];
+
+			if (l)
+				S_show(cr, l, cx, y + pady);
+			cx += t->colw[c] + gap;
+		}
+		y += t->rowh[r];
+		/* Booktabs: a light rule under the header, heavier ones top and bottom. */
+		if (t->header[r] && r + 1 < t->nrows)
+			S_hline(cr, x, x + t->width, y, 0.35);
+	}
+	S_hline(cr, x, x + t->width, y, 0.6);
+}
+
+void
+cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top)
+{
+	double size = bs->size, width = bs->width;
+	size_t i;
+	int k;
+
+	for (i = 0; i < bs->len; i++) {
+		const struct blk *b = &bs->v[i];
+		const struct blk *prev = i > 0 ? &bs->v[i - 1] : NULL;
+		double indent = fmin(b->indent * size, width / 2);
+		double y = top + b->y;
+		int rtl = (b->kind == BLK_TEXT || b->kind == BLK_HEADING) && S_rtl(b->layout);
+		double bx = rtl ? x : x + indent;   /* the block's box, left edge */
+		double bw = width - indent;
+		double first_baseline = 0;
+
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		switch (b->kind) {
+		case BLK_TEXT:
+		case BLK_HEADING:
+			S_show(cr, b->layout, bx, y);
+			first_baseline = S_baseline(b->layout);
+			break;
+		case BLK_CODE:
+			S_grey(cr, GREY_SHADE);
+			cairo_rectangle(cr, bx, y, bw, b->h);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			S_show(cr, b->layout, bx + 0.5 * size, y + 0.45 * size);
+			first_baseline = 0.45 * size + S_baseline(b->layout);
+			break;
+		case BLK_RULE:
+			S_grey(cr, GREY_RULE);
+			S_hline(cr, bx + bw * 0.35, bx + bw * 0.65, y + b->h / 2, 0.5);
+			break;
+		case BLK_TABLE:
+			S_table_draw(cr, b->table, bx, y, size);
+			if (b->table->nrows > 0 && b->table->lay[0])
+				first_baseline = 0.22 * size + S_baseline(b->table->lay[0]);
+			break;
+		}
+		if (b->mlayout) {
+			double mw = S_width(b->mlayout), gap = 0.4 * size;
+			double my = y + first_baseline - S_baseline(b->mlayout);
+
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			S_show(cr, b->mlayout, rtl ? bx + bw + gap : bx - gap - mw, my);
+		}
+		/* Quote bars, joined to the previous block's where it is in the same quote. */
+		S_grey(cr, GREY_RULE);
+		for (k = 0; k < b->nbars; k++) {
+			double bar = fmin(b->bars[k].at * size, width / 2);
+			double bar_x = rtl ? x + width - bar : x + bar;
+			double y0 = y;
+			int j;
+
+			for (j = 0; prev && j < prev->nbars; j++)
+				if (prev->bars[j].quote == b->bars[k].quote)
+					y0 = top + prev->y + prev->h;
+			cairo_set_line_width(cr, 1.2);
+			cairo_move_to(cr, bar_x, y0);
+			cairo_line_to(cr, bar_x, y + b->h);
+			cairo_stroke(cr);
+		}
+	}
+}

@@ -1,0 +1,60 @@
+/*
+ * cardtext: the text of a card, as Pango layouts.
+ *
+ * A back's Markdown (a range of cmark blocks) is flattened once into a
+ * list of blocks (paragraphs, headings, code, rules, tables), each with
+ * its indent, list marker and block-quote bars. The list can then be laid
+ * out at a size, measured, laid out again smaller, and drawn: pdf.c
+ * shrinks a back to fit with it. Right-to-left paragraphs are set right
+ * to left, with their markers and bars on the right.
+ */
+#ifndef QUIZDECK_CARDTEXT_H
+#define QUIZDECK_CARDTEXT_H
+
+#include <cairo.h>
+#include <cmark-gfm.h>
+#include <pango/pangocairo.h>
+
+#include "model.h"
+#include "util.h"
+
+/* The monospace faces, in order: code in markup and the code-block face. */
+#define CARDTEXT_MONO_FAMILY "Noto Sans Mono,DejaVu Sans Mono,monospace"
+
+/* The faces card text is set in; every layout sets its own size. */
+struct cardtext_fonts {
+	PangoContext *pango;
+	const PangoFontDescription *text;
+	const PangoFontDescription *mono;
+};
+
+struct cardtext;
+
+/* Flattens a back. Never fails; an empty range gives an empty text. */
+struct cardtext *cardtext_new(const struct block_range *back);
+/*
+ * Lays the text out at `size` points in a column `width` points wide
+ * and returns its height in points, or HUGE_VAL when it is too wide at
+ * this size (a table whose columns cannot narrow enough). May be called
+ * again at another size; the layouts are kept until cardtext_free.
+ */
+double cardtext_layout(struct cardtext *ct, const struct cardtext_fonts *f,
+    double size, double width);
+/* Draws the text as last laid out, its top-left corner at (x, y). */
+void cardtext_draw(const struct cardtext *ct, cairo_t *cr, double x, double y);
+void cardtext_free(struct cardtext *ct);
+
+/*
+ * The inline content of a heading, paragraph or table cell as Pango
+ * markup: emphasis and code keep their look, links become their text,
+ * images their description, raw HTML is left out. Caller frees.
+ */
+char *cardtext_inline(cmark_node *container);
+/* Appends s escaped for Pango markup, without the control characters markup rejects. */
+void cardtext_escape(struct buf *b, const char *s);
+/* A layout that wraps at words (inside a word only when it must); text is markup unless plain. */
+PangoLayout *cardtext_new_layout(PangoContext *pango, const char *text, int plain);
+void cardtext_set_font(PangoLayout *l, const PangoFontDescription *face, double size,
+    PangoWeight weight);
+
+#endif

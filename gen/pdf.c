@@ -1,0 +1,812 @@
+/*
+ * pdf: printable flashcards, drawn with Cairo and laid out with Pango.
+ *
+ * impose.c decides where every card goes, cardtext.c sets a back's
+ * Markdown; this file draws the sheets. Each side of a card is drawn in
+ * its own upright coordinates (points, origin at the card's top-left
+ * corner) through a transform onto its slot, so turned and mirrored
+ * slots need nothing special here.
+ *
+ * Both sides share a frame: the deck's title small at the top, the folio
+ * ("Dp · 1 / 50") at the bottom. Between them the question is set large
+ * and centred, the answer at text size. Either shrinks, half a point at a
+ * time, down to min_font_size; a side that still overflows is a warning
+ * naming the card's file and line, and on paper it is cut at the edge of
+ * its body with an ellipsis in the margin, never silently.
+ *
+ * Pages are drawn one at a time and each card's layouts are freed with
+ * it, so memory stays flat however long the deck.
+ */
+#include "pdf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
+
+#include "build.h"
+#include "cardtext.h"
+#include "impose.h"
+#include "util.h"
+
+#define PT_PER_MM (72.0 / 25.4)
+/*
+ * Tried after the configured face, before fontconfig's own fallback
+ * (which would pick DejaVu for Hebrew and Arabic): the Noto faces of the
+ * scripts whose letters a Latin face lacks and that have no regional
+ * variants. Han is left to fontconfig, which picks by the site's language.
+ */
+#define FALLBACK_FAMILIES "Noto Sans Hebrew,Noto Sans Arabic,Noto Sans Symbols2,DejaVu Sans"
+/* 2024-01-01T00:00:00Z: the date without SOURCE_DATE_EPOCH, so builds repeat. */
+#define FALLBACK_EPOCH 1704067200LL
+#define SHRINK_STEP 0.5          /* pt between tries when shrinking to fit */
+#define PROGRESS_MIN_CARDS 500   /* decks this long show a progress line */
+#define TRACKING 0.03            /* em between capitals of the running head */
+
+/*
+ * Greys, 0 black to 1 white. All type is black, small type too: its
+ * rank shows in size, and grey type breaks into dots on a laser.
+ */
+#define GREY_MARKS 0.45
+
+/* Sizes for one card size, in points. */
+struct style {
+	double w, h;                 /* the card, upright */
+	double pad;                  /* from the cut line to any text */
+	double meta;                 /* running head and folio */
+	double front;                /* the question, before shrinking */
+	double back;                 /* the answer, before shrinking */
+	double min;                  /* shrinking stops here */
+};
+
+struct writer {
+	const struct site *site;
+	const struct deck *deck;
+	const struct print_config *pc;
+	struct impose im;
+	struct style st;
+	cairo_surface_t *surface;
+	cairo_t *cr;
+	PangoContext *pango;
+	PangoFontDescription *font;  /* the body face; sizes set per use */
+	PangoFontDescription *mono;
+	PangoLayout *head;           /* the running head, once made */
+	struct diag_list *dl;
+	const char *file;            /* the deck's source, for warnings */
+	int progress;
+};
+
+/* ---- small helpers ------------------------------------------------- */
+
+static PangoLayout *
+S_layout(const struct writer *w, const char *text, int plain)
+{
+	return cardtext_new_layout(w->pango, text, plain);
+}
+
+static double
+S_width(PangoLayout *l)
+{
+	int pw, ph;
+
+	pango_layout_get_size(l, &pw, &ph);
+	return (double)pw / PANGO_SCALE;
+}
+
+static double
+S_height(PangoLayout *l)
+{
+	int pw, ph;
+
+	pango_layout_get_size(l, &pw, &ph);
+	return (double)ph / PANGO_SCALE;
+}
+
+static void
+S_grey(cairo_t *cr, double g)
+{
+	cairo_set_source_rgb(cr, g, g, g);
+}
+
+static void
+S_show(cairo_t *cr, PangoLayout *l, double x, double y)
+{
+	cairo_move_to(cr, x, y);
+	pango_cairo_show_layout(cr, l);
+}
+
+static void
+S_hline(cairo_t *cr, double x0, double x1, double y, double width)
+{
+	cairo_set_line_width(cr, width);
+	cairo_move_to(cr, x0, y);
+	cairo_line_to(cr, x1, y);
+	cairo_stroke(cr);
+}
+
+/* ---- cards ----------------------------------------------------------- */
+
+/*
+ * Moves the origin to the card's top-left corner, upright, and clips to
+ * the card so nothing drawn can reach a neighbour.
+ */
+static void
+S_enter_card(struct writer *w, struct impose_rect r)
+{
+	static const double cs[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+	cairo_matrix_t m;
+	cairo_t *cr = w->cr;
+
+	cairo_save(cr);
+	cairo_translate(cr, (r.x + r.w / 2) * PT_PER_MM, (r.y + r.h / 2) * PT_PER_MM);
+	/* Exact quarter turns: cairo_rotate's cosines would leave 1e-17 crumbs in the file. */
+	cairo_matrix_init(&m, cs[r.turns][0], cs[r.turns][1], -cs[r.turns][1], cs[r.turns][0], 0, 0);
+	cairo_transform(cr, &m);
+	cairo_translate(cr, -w->st.w / 2, -w->st.h / 2);
+	cairo_rectangle(cr, 0, 0, w->st.w, w->st.h);
+	cairo_clip(cr);
+}
+
+/* A line of small type centred on the card: the running head (in capitals) or the folio. */
+static PangoLayout *
+S_meta_layout(struct writer *w, const char *text, int caps)
+{
+	PangoLayout *l;
+
+	if (caps) {
+		struct buf b;
+		char *upper = g_utf8_strup(text, -1);
+
+		buf_init(&b);
+		/* Capitals want air between them, but not so much that text extraction sees spaces. */
+		buf_printf(&b, "<span letter_spacing=\"%d\">", (int)(w->st.meta * TRACKING * PANGO_SCALE));
+		cardtext_escape(&b, upper);
+		buf_puts(&b, "</span>");
+		l = S_layout(w, buf_str(&b), 0);
+		buf_free(&b);
+		g_free(upper);
+	} else
+		l = S_layout(w, text, 1);
+	cardtext_set_font(l, w->font, w->st.meta, PANGO_WEIGHT_NORMAL);
+	pango_layout_set_width(l, (int)((w->st.w - 2 * w->st.pad) * PANGO_SCALE));
+	pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
+	pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	return l;
+}
+
+static char *
+S_folio(const struct writer *w, const struct card *c)
+{
+	return xasprintf("%s \xc2\xb7 %d / %zu", c->label ? c->label : "", c->number, w->deck->ncards);
+}
+
+static void
+S_overflow(struct writer *w, const struct card *c)
+{
+	diag_warning(w->dl, w->file, c->line, c->col,
+	    "card \"%s\" does not fit on a %gx%g mm card even at %g pt; "
+	    "shorten it or choose a larger card", c->id ? c->id : "", w->pc->card_w,
+	    w->pc->card_h, w->st.min);
+}
+
+/*
+ * What overflows is cut at the body's edge, so it never covers the folio,
+ * with an ellipsis in the margin to say so on paper as well as in the
+ * warning. The clip lasts until the card's cairo_restore.
+ */
+static void
+S_clip_body(struct writer *w, double top, double room)
+{
+	PangoLayout *l = S_layout(w, "\xe2\x80\xa6", 1);
+
+	cardtext_set_font(l, w->font, w->st.meta * 1.5, PANGO_WEIGHT_BOLD);
+	cairo_set_source_rgb(w->cr, 0, 0, 0);
+	S_show(w->cr, l, w->st.w - w->st.pad / 2 - S_width(l) / 2, top + room - S_height(l) * 0.75);
+	g_object_unref(l);
+	cairo_rectangle(w->cr, 0, top, w->st.w, room);
+	cairo_clip(w->cr);
+}
+
+/* Draws the head and folio; returns the body's top and bottom between them. */
+static void
+S_frame(struct writer *w, int head, const char *foot, double *top, double *bottom)
+{
+	PangoLayout *l;
+	double gap = w->st.meta * 1.1;
+
+	*top = w->st.pad;
+	*bottom = w->st.h - w->st.pad;
+	cairo_set_source_rgb(w->cr, 0, 0, 0);
+	if (head) {
+		/* The same on every side of every card: laid out once per deck. */
+		if (!w->head)
+			w->head = S_meta_layout(w, w->deck->title ? w->deck->title : "", 1);
+		S_show(w->cr, w->head, w->st.pad, w->st.pad);
+		*top += S_height(w->head) + gap;
+	}
+	l = S_meta_layout(w, foot, 0);
+	*bottom -= S_height(l);
+	S_show(w->cr, l, w->st.pad, *bottom);
+	*bottom -= gap;
+	g_object_unref(l);
+}
+
+/*
+ * Balances a centred display setting so a question does not end in a
+ * word alone: when the last line is short, tries a measure near the
+ * text's length over its line count, keeping it if the line count holds.
+ * Re-laying out costs a shaping pass, so at most two tries. Leaves l set
+ * to the measure chosen and returns it (pt).
+ */
+static double
+S_balance(PangoLayout *l, double width)
+{
+	static const double slack[] = { 1.06, 1.18 };
+	int lines = pango_layout_get_line_count(l);
+	double total = 0, last = 0;
+	GSList *it;
+	size_t i;
+
+	if (lines < 2)
+		return width;
+	for (it = pango_layout_get_lines_readonly(l); it; it = it->next) {
+		PangoRectangle ink, logical;
+
+		pango_layout_line_get_extents(it->data, &ink, &logical);
+		last = (double)logical.width / PANGO_SCALE;
+		total += last;
+	}
+	if (last > 0.7 * width)
+		return width;
+	for (i = 0; i < sizeof(slack) / sizeof(slack[0]); i++) {
+		double try = fmin(width, total / lines * slack[i]);
+
+		pango_layout_set_width(l, (int)(try * PANGO_SCALE));
+		if (pango_layout_get_line_count(l) == lines)
+			return try;
+	}
+	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+	return width;
+}
+
+static void
+S_front(struct writer *w, const struct card *c, struct impose_rect r)
+{
+	char *folio = S_folio(w, c);
+	char *markup = c->heading ? cardtext_inline(c->heading) : NULL;
+	double top, bottom, room, width = w->st.w - 2 * w->st.pad, size, h = 0;
+	PangoLayout *l;
+
+	S_enter_card(w, r);
+	S_frame(w, 1, folio, &top, &bottom);
+	room = bottom - top;
+	if (!markup) {
+		struct buf b;
+
+		buf_init(&b);
+		cardtext_escape(&b, c->front_text ? c->front_text : "");
+		buf_putc(&b, '\0');
+		markup = buf_detach(&b);
+	}
+	l = S_layout(w, markup, 0);
+	pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
+	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+	/* Display type sets tighter than text. */
+	pango_layout_set_line_spacing(l, 0.92f);
+	for (size = w->st.front; ; size -= SHRINK_STEP) {
+		if (size < w->st.min)
+			size = w->st.min;
+		cardtext_set_font(l, w->font, size, PANGO_WEIGHT_NORMAL);
+		h = S_height(l);
+		if (h <= room || size <= w->st.min)
+			break;
+	}
+	cairo_set_source_rgb(w->cr, 0, 0, 0);
+	if (h > room) {
+		S_overflow(w, c);
+		S_clip_body(w, top, room);
+		S_show(w->cr, l, w->st.pad, top);
+	} else {
+		double narrow = S_balance(l, width);
+
+		/* A touch above the middle, where the eye expects the centre. */
+		S_show(w->cr, l, w->st.pad + (width - narrow) / 2, top + (room - h) * 0.45);
+	}
+	g_object_unref(l);
+	cairo_restore(w->cr);
+	free(markup);
+	free(folio);
+}
+
+static void
+S_back(struct writer *w, const struct card *c, struct impose_rect r)
+{
+	struct cardtext *text = cardtext_new(&c->back);
+	struct cardtext_fonts f = { w->pango, w->font, w->mono };
+	char *folio = S_folio(w, c);
+	double top, bottom, room, width = w->st.w - 2 * w->st.pad, size, h = 0;
+
+	S_enter_card(w, r);
+	S_frame(w, 1, folio, &top, &bottom);
+	room = bottom - top;
+	for (size = w->st.back; ; size -= SHRINK_STEP) {
+		if (size < w->st.min)
+			size = w->st.min;
+		h = cardtext_layout(text, &f, size, width);
+		if (h <= room || size <= w->st.min)
+			break;
+	}
+	if (h > room) {
+		S_overflow(w, c);
+		S_clip_body(w, top, room);
+		cardtext_draw(text, w->cr, w->st.pad, top);
+	} else
+		/* Short answers sit a little above the middle, long ones fill the body. */
+		cardtext_draw(text, w->cr, w->st.pad, top + (room - h) * 0.4);
+	cardtext_free(text);
+	cairo_restore(w->cr);
+	free(folio);
+}
+
+static void
+S_marks(struct writer *w, size_t nslots)
+{
+	size_t max = impose_cut_marks_max(&w->im), n, i;
+	struct impose_line *v = xcalloc(max ? max : 1, sizeof(*v));
+	struct impose_line fold;
+	cairo_t *cr = w->cr;
+
+	n = impose_cut_marks(&w->im, (int)nslots, w->pc->cut_marks, v, max);
+	cairo_save(cr);
+	S_grey(cr, GREY_MARKS);
+	cairo_set_line_width(cr, 0.3);
+	for (i = 0; i < n && i < max; i++) {
+		cairo_move_to(cr, v[i].x0 * PT_PER_MM, v[i].y0 * PT_PER_MM);
+		cairo_line_to(cr, v[i].x1 * PT_PER_MM, v[i].y1 * PT_PER_MM);
+	}
+	cairo_stroke(cr);
+	if (impose_fold_line(&w->im, &fold) == 0) {
+		static const double dash[] = { 3, 2 };
+
+		cairo_set_dash(cr, dash, 2, 0);
+		cairo_set_line_width(cr, 0.4);
+		cairo_move_to(cr, fold.x0 * PT_PER_MM, fold.y0 * PT_PER_MM);
+		cairo_line_to(cr, fold.x1 * PT_PER_MM, fold.y1 * PT_PER_MM);
+		cairo_stroke(cr);
+	}
+	cairo_restore(cr);
+	free(v);
+}
+
+/* ---- documents ------------------------------------------------------- */
+
+/* SOURCE_DATE_EPOCH as ISO 8601, else a fixed date: never the clock. */
+static void
+S_date(char *out, size_t n)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	long long v = FALLBACK_EPOCH;
+	time_t t;
+	struct tm tm;
+
+	if (e && *e) {
+		char *end;
+		long long x;
+
+		errno = 0;
+		x = strtoll(e, &end, 10);
+		if (!*end && errno == 0 && x >= 0 && x < 253402300800LL)
+			v = x;
+	}
+	t = (time_t)v;
+	gmtime_r(&t, &tm);
+	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int
+S_open(struct writer *w, const char *path, const char *title, const char *subject)
+{
+	cairo_font_options_t *fo;
+	char date[32], *family;
+	const char *author = w->site ? w->site->cfg.author : NULL;
+
+	w->surface = cairo_pdf_surface_create(path, w->pc->paper_w * PT_PER_MM,
+	    w->pc->paper_h * PT_PER_MM);
+	if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
+		diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path,
+		    cairo_status_to_string(cairo_surface_status(w->surface)));
+		return -1;
+	}
+	S_date(date, sizeof(date));
+	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_TITLE, title);
+	if (author && *author)
+		cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_AUTHOR, author);
+	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_SUBJECT, subject);
+	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_CREATOR, "quizdeck");
+	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
+	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
+	w->cr = cairo_create(w->surface);
+
+	/*
+	 * One context for every layout: metrics at 72 dpi (1 unit = 1 pt) and
+	 * unhinted, so a layout does not depend on where it lands.
+	 */
+	w->pango = pango_font_map_create_context(pango_cairo_font_map_get_default());
+	pango_cairo_context_set_resolution(w->pango, 72);
+	fo = cairo_font_options_create();
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	pango_cairo_context_set_font_options(w->pango, fo);
+	cairo_font_options_destroy(fo);
+
+	if (w->site && w->site->cfg.language && *w->site->cfg.language)
+		pango_context_set_language(w->pango, pango_language_from_string(w->site->cfg.language));
+	family = xasprintf("%s," FALLBACK_FAMILIES,
+	    w->pc->font && *w->pc->font ? w->pc->font : "Noto Sans");
+	w->font = pango_font_description_new();
+	pango_font_description_set_family(w->font, family);
+	free(family);
+	w->mono = pango_font_description_new();
+	pango_font_description_set_family(w->mono, CARDTEXT_MONO_FAMILY);
+	return 0;
+}
+
+/* Finishes the file; returns 0 or -1 with a diagnostic. Frees everything S_open made. */
+static int
+S_close(struct writer *w, const char *path)
+{
+	int rc = 0;
+
+	if (w->head)
+		g_object_unref(w->head);
+	if (w->font)
+		pango_font_description_free(w->font);
+	if (w->mono)
+		pango_font_description_free(w->mono);
+	if (w->pango)
+		g_object_unref(w->pango);
+	if (w->cr)
+		cairo_destroy(w->cr);
+	if (w->surface) {
+		cairo_surface_finish(w->surface);
+		if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
+			diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path,
+			    cairo_status_to_string(cairo_surface_status(w->surface)));
+			rc = -1;
+		}
+		cairo_surface_destroy(w->surface);
+	}
+	return rc;
+}
+
+static void
+S_style(struct style *st, const struct print_config *pc)
+{
+	double side = fmin(pc->card_w, pc->card_h);   /* mm */
+
+	st->w = pc->card_w * PT_PER_MM;
+	st->h = pc->card_h * PT_PER_MM;
+	/* Text stays at least 4.5 mm inside the cut, more on larger cards. */
+	st->pad = fmax(4.5, fmin(9.0, side * 0.08)) * PT_PER_MM;
+	/* Sizes scale with the card (A7 74 mm: 6.5, 14, 9.5 pt) on a half-point grid. */
+	st->meta = round(2 * fmax(6.0, fmin(8.0, side * 0.088))) / 2;
+	st->front = round(2 * fmax(11.0, fmin(20.0, side * 0.19))) / 2;
+	st->back = round(2 * fmax(8.5, fmin(11.0, side * 0.128))) / 2;
+	st->min = pc->min_font_size > 0 ? pc->min_font_size : 7;
+	st->front = fmax(st->front, st->min);
+	st->back = fmax(st->back, st->min);
+}
+
+/* The progress line on a terminal; `last` clears it. */
+static void
+S_progress(struct writer *w, size_t done, size_t total, int last)
+{
+	if (!w->progress)
+		return;
+	if (last)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\rquizdeck: print/%s.pdf: page %zu of %zu", w->deck->slug, done, total);
+	fflush(stderr);
+}
+
+static void
+S_outline(struct writer *w, const struct card *c, size_t page, struct impose_rect r)
+{
+	char *name = xasprintf("%d. %s", c->number, c->front_text ? c->front_text : "");
+	char *dest = xasprintf("page=%zu pos=[%.2f %.2f]", page + 1, r.x * PT_PER_MM, r.y * PT_PER_MM);
+
+	cairo_pdf_surface_add_outline(w->surface, CAIRO_PDF_OUTLINE_ROOT, name, dest, 0);
+	free(dest);
+	free(name);
+}
+
+static void
+S_empty_page(struct writer *w)
+{
+	PangoLayout *l = S_layout(w, "This deck has no cards yet.", 1);
+
+	cardtext_set_font(l, w->font, 11, PANGO_WEIGHT_NORMAL);
+	cairo_set_source_rgb(w->cr, 0, 0, 0);
+	S_show(w->cr, l, (w->pc->paper_w * PT_PER_MM - S_width(l)) / 2,
+	    w->pc->paper_h * PT_PER_MM / 3);
+	g_object_unref(l);
+	cairo_show_page(w->cr);
+}
+
+static void
+S_plan_error(const struct print_config *pc, const char *file, struct diag_list *dl)
+{
+	diag_error(dl, file, 0, 0, "a %gx%g mm card does not fit on %gx%g mm paper%s "
+	    "with %g mm kept clear at the edges; choose a smaller card or larger paper",
+	    pc->card_w, pc->card_h, pc->paper_w, pc->paper_h,
+	    pc->duplex == DUPLEX_FOLD ? " folded in half" : "", IMPOSE_MARGIN);
+}
+
+int
+pdf_write_deck(const struct site *site, const struct deck *deck,
+    const struct print_config *pc, const char *path, struct diag_list *dl)
+{
+	struct writer w;
+	struct impose_page pg;
+	size_t npages, p, i;
+	char *subject = NULL;
+	int rc = -1;
+
+	memset(&w, 0, sizeof(w));
+	w.site = site;
+	w.deck = deck;
+	w.pc = pc;
+	w.dl = dl;
+	w.file = deck->doc && deck->doc->src ? deck->doc->src->display : NULL;
+	if (impose_plan(&w.im, pc) == -1) {
+		S_plan_error(pc, site ? site->cfg.path : NULL, dl);
+		return -1;
+	}
+	S_style(&w.st, pc);
+	w.progress = deck->ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
+	subject = deck->description && *deck->description ? xstrdup(deck->description)
+	    : xasprintf("%zu flashcards", deck->ncards);
+	if (S_open(&w, path, deck->title ? deck->title : deck->slug, subject) == -1)
+		goto out;
+	npages = impose_page_count(&w.im, deck->ncards);
+	if (npages == 0)
+		S_empty_page(&w);
+	for (p = 0; p < npages; p++) {
+		/* A signal stops the deck between pages; build_run reports it. */
+		if (build_should_stop())
+			goto out;
+		impose_page(&w.im, deck->ncards, p, &pg);
+		if (pg.side != IMPOSE_BACKS) {
+			S_marks(&w, pg.count);
+			for (i = 0; i < pg.count; i++) {
+				struct impose_rect r = impose_front(&w.im, (int)i);
+
+				S_front(&w, &deck->cards[pg.first + i], r);
+				S_outline(&w, &deck->cards[pg.first + i], p, r);
+			}
+		}
+		if (pg.side != IMPOSE_FRONTS)
+			for (i = 0; i < pg.count; i++)
+				S_back(&w, &deck->cards[pg.first + i], impose_back(&w.im, (int)i));
+		cairo_show_page(w.cr);
+		if ((p + 1) % 50 == 0)
+			S_progress(&w, p + 1, npages, 0);
+	}
+	S_progress(&w, npages, npages, 1);
+	rc = 0;
+out:
+	if (S_close(&w, path) == -1)
+		rc = -1;
+	free(subject);
+	return rc;
+}
+
+/* ---- calibration ----------------------------------------------------- */
+
+/*
+ * The calibration sheet: crosses on the front, and on the back, where
+ * each cross should show through, two scales set off from its centre
+ * (one crossed by the cross's vertical arm, one by its horizontal arm).
+ * The readings are the shift to give back pages, in the back page's own
+ * coordinates: exactly what back_offset means (impose.h).
+ */
+#define CAL_ARM 16.0             /* mm, half a cross's arm */
+#define CAL_SCALE_AT 8.0         /* mm from a target to its scales */
+#define CAL_RANGE 6              /* mm either side of zero */
+
+/* The targets, in mm: the centre of the paper and four points around it. */
+static void
+S_targets(const struct print_config *pc, double xy[5][2])
+{
+	static const double fx[5] = { 0.5, 0.25, 0.75, 0.25, 0.75 };
+	static const double fy[5] = { 0.5, 0.25, 0.25, 0.75, 0.75 };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		xy[i][0] = pc->paper_w * fx[i];
+		xy[i][1] = pc->paper_h * fy[i];
+	}
+}
+
+static void
+S_text_at(struct writer *w, const char *markup, double size, double x, double y,
+    double width, PangoAlignment align)
+{
+	PangoLayout *l = S_layout(w, markup, 0);
+
+	cardtext_set_font(l, w->font, size, PANGO_WEIGHT_NORMAL);
+	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+	pango_layout_set_alignment(l, align);
+	S_show(w->cr, l, x, y);
+	g_object_unref(l);
+}
+
+static void
+S_cal_front(struct writer *w)
+{
+	cairo_t *cr = w->cr;
+	double t[5][2], m = PT_PER_MM, x0, y0;
+	char *note;
+	int i;
+
+	S_targets(w->pc, t);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_line_width(cr, 0.3);
+	for (i = 0; i < 5; i++) {
+		double x = t[i][0] * m, y = t[i][1] * m;
+
+		cairo_move_to(cr, x - CAL_ARM * m, y);
+		cairo_line_to(cr, x + CAL_ARM * m, y);
+		cairo_move_to(cr, x, y - CAL_ARM * m);
+		cairo_line_to(cr, x, y + CAL_ARM * m);
+		cairo_stroke(cr);
+		cairo_arc(cr, x, y, 2 * m, 0, 2 * M_PI);
+		cairo_stroke(cr);
+	}
+	/* A 100 mm ruler: first make sure nothing scaled the page. */
+	x0 = (w->pc->paper_w - 100) / 2 * m;
+	y0 = (w->pc->paper_h * 0.5 + 30) * m;
+	if (w->pc->paper_w >= 110) {
+		S_hline(cr, x0, x0 + 100 * m, y0, 0.4);
+		for (i = 0; i <= 100; i++) {
+			double len = i % 10 == 0 ? 3 : i % 5 == 0 ? 2 : 1;
+
+			cairo_move_to(cr, x0 + i * m, y0);
+			cairo_line_to(cr, x0 + i * m, y0 - len * m);
+		}
+		cairo_set_line_width(cr, 0.25);
+		cairo_stroke(cr);
+		S_text_at(w, "This line is 100 mm long. If it is not, print at 100 % "
+		    "(turn off \xe2\x80\x9c" "fit to page\xe2\x80\x9d).",
+		    7, x0, y0 + 1.5 * m, 100 * m, PANGO_ALIGN_CENTER);
+	}
+	note = xasprintf("<b>Printer calibration: front</b>\n"
+	    "Print this file double-sided, flipping on the %s edge, both pages on one "
+	    "sheet, at 100 %%. Then turn the sheet over.",
+	    w->pc->duplex == DUPLEX_SHORT_EDGE ? "short" : "long");
+	S_text_at(w, note, 9, 15 * m, 12 * m, (w->pc->paper_w - 30) * m, PANGO_ALIGN_LEFT);
+	free(note);
+}
+
+/* A scale of +-CAL_RANGE mm centred on (x, y) pt: ticks every half mm, numbers at -5, 0, +5. */
+static void
+S_scale(struct writer *w, double x, double y, int vertical)
+{
+	cairo_t *cr = w->cr;
+	double m = PT_PER_MM;
+	int i;
+
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	for (i = -2 * CAL_RANGE; i <= 2 * CAL_RANGE; i++) {
+		double d = i * 0.5 * m, half = (i == 0 ? 2.6 : i % 2 ? 0.7 : i % 10 ? 1.2 : 2) * m;
+
+		if (vertical) {
+			cairo_move_to(cr, x - half, y + d);
+			cairo_line_to(cr, x + half, y + d);
+		} else {
+			cairo_move_to(cr, x + d, y - half);
+			cairo_line_to(cr, x + d, y + half);
+		}
+	}
+	cairo_set_line_width(cr, 0.2);
+	cairo_stroke(cr);
+	for (i = -5; i <= 5; i += 5) {
+		/* A true minus sign, as wide as the plus. */
+		char *s = xasprintf("%s%d", i < 0 ? "\xe2\x88\x92" : i > 0 ? "+" : "", abs(i));
+		PangoLayout *l = S_layout(w, s, 1);
+		double lw, lh;
+
+		cardtext_set_font(l, w->font, 6, PANGO_WEIGHT_NORMAL);
+		lw = S_width(l);
+		lh = S_height(l);
+		if (vertical)
+			S_show(cr, l, x + 3.2 * m, y + i * m - lh / 2);
+		else
+			S_show(cr, l, x + i * m - lw / 2, y + 3 * m);
+		g_object_unref(l);
+		free(s);
+	}
+}
+
+static void
+S_cal_back(struct writer *w)
+{
+	double t[5][2], m = PT_PER_MM;
+	char *note;
+	int i;
+
+	S_targets(w->pc, t);
+	cairo_save(w->cr);
+	cairo_translate(w->cr, w->pc->back_offset_x * m, w->pc->back_offset_y * m);
+	for (i = 0; i < 5; i++) {
+		/* Behind the front's target, as the sheet turns. */
+		double x = t[i][0], y = t[i][1];
+
+		if (w->pc->duplex == DUPLEX_SHORT_EDGE)
+			y = w->pc->paper_h - y;
+		else
+			x = w->pc->paper_w - x;
+		S_scale(w, x * m, (y + CAL_SCALE_AT) * m, 0);
+		S_scale(w, (x + CAL_SCALE_AT) * m, y * m, 1);
+	}
+	cairo_restore(w->cr);
+	note = xasprintf("<b>Printer calibration: back</b>\n"
+	    "Hold the sheet up to a light with this side towards you. Each cross "
+	    "from the front crosses two scales: read the lower one where the cross\xe2\x80\x99s "
+	    "upright arm meets it (X) and the right one where its level arm meets it (Y); "
+	    "right and down count as +, in mm. Put the readings in site.toml, under [print]:\n"
+	    "<tt>back_offset = \"X mm, Y mm\"</tt>%s\n"
+	    "or pass them to <tt>quizdeck print --back-offset</tt>. Print this sheet again "
+	    "to check: each arm should then meet its scale at 0.",
+	    w->pc->back_offset_x != 0 || w->pc->back_offset_y != 0 ?
+	    "   (add them to the offset this sheet was printed with)" : "");
+	S_text_at(w, note, 9, 15 * m, 12 * m, (w->pc->paper_w - 30) * m, PANGO_ALIGN_LEFT);
+	free(note);
+	if (w->pc->back_offset_x != 0 || w->pc->back_offset_y != 0) {
+		note = xasprintf("Printed with back_offset = \"%gmm, %gmm\".",
+		    w->pc->back_offset_x, w->pc->back_offset_y);
+		S_text_at(w, note, 7, 15 * m, (w->pc->paper_h - 14) * m, (w->pc->paper_w - 30) * m,
+		    PANGO_ALIGN_LEFT);
+		free(note);
+	}
+}
+
+int
+pdf_write_calibration(const struct print_config *pc, const char *path, struct diag_list *dl)
+{
+	struct writer w;
+	int rc = -1;
+
+	memset(&w, 0, sizeof(w));
+	w.pc = pc;
+	w.dl = dl;
+	if (S_open(&w, path, "Printer calibration",
+	    "Measures how far a printer shifts the back of a sheet") == -1)
+		goto out;
+	S_cal_front(&w);
+	cairo_show_page(w.cr);
+	S_cal_back(&w);
+	cairo_show_page(w.cr);
+	rc = 0;
+out:
+	if (S_close(&w, path) == -1)
+		rc = -1;
+	return rc;
+}
+
+void
+pdf_cleanup(void)
+{
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	FcFini();
+}

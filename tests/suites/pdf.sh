@@ -1,0 +1,340 @@
+#!/bin/sh
+# PDF flashcards, read back with poppler-utils (pdfinfo, pdffonts,
+# pdftotext -bbox): page counts and sizes for every paper and card,
+# embedded fonts, each back behind its front in every duplex mode, six
+# scripts, the overflow warning, metadata, the outline, and identical
+# bytes from two runs. One line per check: `ok pdf ...` / `not ok pdf ...`.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+Q=${QUIZDECK:-./quizdeck}
+F=tests/fixtures/pdf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok pdf $1"; }
+fail() { echo "not ok pdf $1: $2"; }
+
+for t in pdfinfo pdffonts pdftotext; do
+	if ! command -v "$t" >/dev/null 2>&1; then
+		fail "poppler-utils" "$t not found (apt-get install poppler-utils)"
+		exit 0
+	fi
+done
+
+# run NAME FIXTURE [OPTIONS...]: `quizdeck print` into $tmp/NAME; status in $rc.
+run() {
+	name=$1 site=$2
+	shift 2
+	$Q print -C "$site" -o "$tmp/$name" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+
+# info FILE KEY: a field of pdfinfo.
+info() {
+	pdfinfo -isodates "$1" 2>/dev/null | sed -n "s/^$2: *//p"
+}
+
+# ---- page count and size, for every paper and card --------------------
+# Cards per sheet from impose.h's rules (tests/unit/impose_test.c has the
+# same table); 0: the card does not fit. The fixture has 10 cards.
+while read -r paper card per w h; do
+	run "size-$paper-$card" "$F/basic" --paper "$paper" --card "$card" --duplex long-edge
+	what="$card on $paper"
+	if [ "$per" -eq 0 ]; then
+		if [ "$rc" -eq 1 ] && grep -q "card does not fit on" "$tmp/size-$paper-$card.err"; then
+			ok "$what: refused, the card does not fit"
+		else
+			fail "$what" "want exit 1 and \"does not fit\", got $rc: $(head -c 200 "$tmp/size-$paper-$card.err")"
+		fi
+		continue
+	fi
+	pdf=$tmp/size-$paper-$card/print/align.pdf
+	want=$(( 2 * ((10 + per - 1) / per) ))
+	pages=$(info "$pdf" Pages)
+	size=$(info "$pdf" "Page size")
+	if [ "$rc" -ne 0 ] || [ "$pages" != "$want" ]; then
+		fail "$what" "want $want pages ($per cards a sheet), got ${pages:-none} (exit $rc)"
+		continue
+	fi
+	if echo "$size" | awk -v w="$w" -v h="$h" '{
+		dw = $1 - w * 72 / 25.4; dh = $3 - h * 72 / 25.4
+		exit !(dw < 0.01 && dw > -0.01 && dh < 0.01 && dh > -0.01) }'; then
+		ok "$what: $pages pages of ${w}x${h} mm"
+	else
+		fail "$what" "page size $size, want ${w}x${h} mm"
+	fi
+done <<'EOF'
+a4 a7 4 210 297
+a4 a6 2 210 297
+a4 a8 10 210 297
+a4 index-3x5 4 210 297
+a4 index-4x6 2 210 297
+a4 index-5x8 1 210 297
+a4 business 10 210 297
+a4 poker 9 210 297
+a4 tarot 4 210 297
+a3 a7 10 297 420
+a3 a6 4 297 420
+a3 a8 25 297 420
+a3 index-3x5 10 297 420
+a3 index-4x6 4 297 420
+a3 index-5x8 4 297 420
+a3 business 21 297 420
+a3 poker 18 297 420
+a3 tarot 10 297 420
+a5 a7 2 148 210
+a5 a6 1 148 210
+a5 a8 4 148 210
+a5 index-3x5 2 148 210
+a5 index-4x6 1 148 210
+a5 index-5x8 0 148 210
+a5 business 4 148 210
+a5 poker 4 148 210
+a5 tarot 2 148 210
+letter a7 4 215.9 279.4
+letter a6 2 215.9 279.4
+letter a8 9 215.9 279.4
+letter index-3x5 4 215.9 279.4
+letter index-4x6 2 215.9 279.4
+letter index-5x8 2 215.9 279.4
+letter business 9 215.9 279.4
+letter poker 8 215.9 279.4
+letter tarot 4 215.9 279.4
+legal a7 6 215.9 355.6
+legal a6 3 215.9 355.6
+legal a8 12 215.9 355.6
+legal index-3x5 4 215.9 355.6
+legal index-4x6 3 215.9 355.6
+legal index-5x8 2 215.9 355.6
+legal business 12 215.9 355.6
+legal poker 10 215.9 355.6
+legal tarot 4 215.9 355.6
+tabloid a7 10 279.4 431.8
+tabloid a6 4 279.4 431.8
+tabloid a8 21 279.4 431.8
+tabloid index-3x5 10 279.4 431.8
+tabloid index-4x6 4 279.4 431.8
+tabloid index-5x8 4 279.4 431.8
+tabloid business 21 279.4 431.8
+tabloid poker 16 279.4 431.8
+tabloid tarot 10 279.4 431.8
+210x297mm 60x90mm 9 210 297
+EOF
+
+# Page counts of the other modes: fold puts 2 A7 cards on an A4 page.
+run fold "$F/basic" --duplex fold
+[ "$(info "$tmp/fold/print/align.pdf" Pages)" = 5 ] && ok "fold: 10 cards on 5 pages" ||
+	fail "fold" "want 5 pages, got $(info "$tmp/fold/print/align.pdf" Pages)"
+run single "$F/basic" --duplex single
+[ "$(info "$tmp/single/print/align.pdf" Pages)" = 6 ] && ok "single: 3 pages of fronts, 3 of backs" ||
+	fail "single" "want 6 pages, got $(info "$tmp/single/print/align.pdf" Pages)"
+for m in lines none; do
+	run "marks-$m" "$F/basic" --cut-marks "$m"
+	[ "$rc" -eq 0 ] && [ "$(info "$tmp/marks-$m/print/align.pdf" Pages)" = 6 ] &&
+		ok "--cut-marks $m: 6 pages" || fail "--cut-marks $m" "exit $rc"
+done
+
+# ---- fonts ------------------------------------------------------------
+run basic "$F/basic"
+run scripts "$F/scripts"
+for f in "$tmp/basic/print/align.pdf" "$tmp/scripts/print/scripts.pdf"; do
+	n=$(pdffonts "$f" 2>/dev/null | tail -n +3 | wc -l)
+	bad=$(pdffonts "$f" 2>/dev/null | tail -n +3 | awk '$(NF-4) != "yes" || $(NF-3) != "yes" { print $1 }')
+	if [ "$n" -gt 0 ] && [ -z "$bad" ]; then
+		ok "$(basename "$f"): all $n fonts embedded and subset"
+	else
+		fail "$(basename "$f") fonts" "not embedded or not subset: ${bad:-no fonts at all}"
+	fi
+done
+
+# ---- each back behind its front -----------------------------------------
+# Every side of a card ends in the same folio ("K03 · 3 / 10") at the same
+# place on the card: the bottom centre, upright to the reader. So the
+# folio of a back must lie where the sheet's turn carries the front's
+# folio: long-edge and single mirror x, short-edge mirrors y (the back is
+# drawn upside down there), fold mirrors x about the fold at mid-page.
+# folios PDF: "page label centre-x centre-y page-width page-height" in pt.
+folios() {
+	pdftotext -bbox "$1" - 2>/dev/null | awk '
+	function attr(s, k,   r) {
+		r = s; sub(".*" k "=\"", "", r); sub("\".*", "", r); return r + 0
+	}
+	/<page / { p++; W[p] = attr($0, "width"); H[p] = attr($0, "height") }
+	/<word / {
+		n++; P[n] = p
+		X0[n] = attr($0, "xMin"); Y0[n] = attr($0, "yMin")
+		X1[n] = attr($0, "xMax"); Y1[n] = attr($0, "yMax")
+		t = $0; sub(/.*">/, "", t); sub(/<\/word>.*/, "", t); T[n] = t
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			if (T[i] !~ /^K[0-9][0-9]$/)
+				continue
+			cx = (X0[i] + X1[i]) / 2; cy = (Y0[i] + Y1[i]) / 2
+			x0 = X0[i]; x1 = X1[i]; y0 = Y0[i]; y1 = Y1[i]
+			# The rest of the folio: words on its line (a row, or a
+			# column where the card is turned) within 45 pt.
+			for (j = 1; j <= n; j++) {
+				if (P[j] != P[i]) continue
+				dy = (Y0[j] + Y1[j]) / 2 - cy; dx = (X0[j] + X1[j]) / 2 - cx
+				if ((dy < 1 && dy > -1 && dx < 45 && dx > -45) ||
+				    (dx < 1 && dx > -1 && dy < 45 && dy > -45)) {
+					if (X0[j] < x0) x0 = X0[j]; if (X1[j] > x1) x1 = X1[j]
+					if (Y0[j] < y0) y0 = Y0[j]; if (Y1[j] > y1) y1 = Y1[j]
+				}
+			}
+			printf "%d %s %.3f %.3f %.3f %.3f\n", P[i], T[i], (x0 + x1) / 2, (y0 + y1) / 2, W[P[i]], H[P[i]]
+		}
+	}'
+}
+
+# behind NAME MODE PDF [DX DY]: checks every card; DX, DY: the back offset in mm.
+behind() {
+	name=$1 mode=$2 pdf=$3 dx=${4:-0} dy=${5:-0}
+	folios "$pdf" >"$tmp/$name.folios"
+	awk -v mode="$mode" -v name="$name" -v dx="$dx" -v dy="$dy" '
+	{ page[NR] = $1; label[NR] = $2; x[NR] = $3; y[NR] = $4; W = $5; H = $6 }
+	END {
+		mm = 72 / 25.4
+		# Which of the two folios of a label is the front: the first page,
+		# or in fold mode the one left of the fold.
+		for (i = 1; i <= NR; i++) {
+			l = label[i]; seen[l]++
+			if (!(l in f) || page[i] < page[f[l]] || (page[i] == page[f[l]] && x[i] < x[f[l]])) {
+				if (l in f) b[l] = f[l]
+				f[l] = i
+			} else
+				b[l] = i
+		}
+		for (l in seen) order[++k] = l
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (order[j] < order[i]) { t = order[i]; order[i] = order[j]; order[j] = t }
+		for (i = 1; i <= k; i++) {
+			l = order[i]
+			if (seen[l] != 2) {
+				printf "not ok pdf %s: %s: its folio appears %d times, want a front and a back\n", name, l, seen[l]
+				continue
+			}
+			fx = x[f[l]]; fy = y[f[l]]
+			if (mode == "short-edge") { ex = fx; ey = H - fy }
+			else { ex = W - fx; ey = fy }
+			ex += dx * mm; ey += dy * mm
+			d = sqrt((x[b[l]] - ex) ^ 2 + (y[b[l]] - ey) ^ 2) / mm
+			if (d <= 0.5)
+				printf "ok pdf %s: %s: the back lies behind the front (%.2f mm off)\n", name, l, d
+			else
+				printf "not ok pdf %s: %s: the back is %.2f mm from where the front is (at %.1f,%.1f mm, want %.1f,%.1f)\n", name, l, d, x[b[l]] / mm, y[b[l]] / mm, ex / mm, ey / mm
+		}
+		if (k != 10)
+			printf "not ok pdf %s: found %d cards, want 10\n", name, k
+	}' "$tmp/$name.folios"
+}
+
+behind long-edge long-edge "$tmp/basic/print/align.pdf"
+run short "$F/basic" --duplex short-edge
+behind short-edge short-edge "$tmp/short/print/align.pdf"
+behind fold fold "$tmp/fold/print/align.pdf"
+behind single single "$tmp/single/print/align.pdf"
+run offset "$F/basic" --back-offset "1mm, -2mm"
+behind "back offset 1mm, -2mm" long-edge "$tmp/offset/print/align.pdf" 1 -2
+run turned "$F/basic" --card a6
+behind "a6 turned on a4" long-edge "$tmp/turned/print/align.pdf"
+
+# The fronts of a long-edge page sit in the A4/A7 slots of impose.h:
+# folio centres at x = 27 + 37 and 109 + 37 mm.
+awk 'BEGIN { mm = 72 / 25.4 } $1 % 2 == 1 {
+	c = $3 / mm; if ((c - 64) ^ 2 > 0.25 && (c - 146) ^ 2 > 0.25) bad = bad " " $2 }
+	END { if (bad) print "not ok pdf fronts centred in their slots:" bad
+	      else print "ok pdf fronts centred in their slots" }' "$tmp/long-edge.folios"
+
+# ---- six scripts ------------------------------------------------------
+pdftotext "$tmp/scripts/print/scripts.pdf" "$tmp/scripts.txt" 2>/dev/null
+while read -r script font word; do
+	if ! fc-list 2>/dev/null | grep -q "$font"; then
+		ok "$script: skipped, no $font installed # SKIP"
+		continue
+	fi
+	if grep -qF "$word" "$tmp/scripts.txt"; then
+		ok "$script: the text is there (\"$word\")"
+	else
+		fail "$script" "no \"$word\" in pdftotext's output"
+	fi
+done <<'EOF'
+Hebrew NotoSansHebrew מקביליות
+Arabic NotoSansArabic البيانات
+Greek NotoSans-Regular παραλληλισμός
+Cyrillic NotoSans-Regular параллелизм
+Chinese NotoSansCJK 数据并行
+Latin NotoSans-Regular parallelism
+EOF
+for font in NotoSansHebrew NotoSansArabic NotoSansCJK; do
+	if pdffonts "$tmp/scripts/print/scripts.pdf" 2>/dev/null | grep -q "+$font"; then
+		ok "scripts: $font embedded"
+	elif fc-list 2>/dev/null | grep -q "$font"; then
+		fail "scripts" "$font installed but not used"
+	fi
+done
+
+# ---- shrink to fit, and the warning when even that fails ---------------
+run overflow "$F/overflow"
+want='content/cards/long.md:9:1: warning: card "huge" does not fit on a 85x55 mm card even at 7 pt; shorten it or choose a larger card'
+if [ "$rc" -eq 0 ] && grep -qxF "$want" "$tmp/overflow.err"; then
+	ok "an oversized card is a warning with its file and line"
+else
+	fail "overflow warning" "exit $rc, stderr: $(head -c 300 "$tmp/overflow.err")"
+fi
+[ "$(grep -c 'does not fit' "$tmp/overflow.err")" = 1 ] && ok "only the oversized card is reported" ||
+	fail "overflow warning" "want one warning: $(cat "$tmp/overflow.err")"
+if grep -q "does not fit" "$tmp/basic.err" "$tmp/scripts.err"; then
+	fail "no overflow" "a fixture deck overflows: $(cat "$tmp/basic.err" "$tmp/scripts.err")"
+else
+	ok "the fixture decks fit"
+fi
+if [ -d content/cards ]; then
+	$Q print -o "$tmp/default" >/dev/null 2>"$tmp/default.err"
+	if [ $? -eq 0 ] && ! grep -q "does not fit" "$tmp/default.err"; then
+		ok "every card of the default site fits"
+	else
+		fail "default site" "$(head -c 400 "$tmp/default.err")"
+	fi
+fi
+
+# ---- metadata, outline, dates, identical bytes ------------------------
+pdf=$tmp/basic/print/align.pdf
+for kv in "Title:Alignment" "Author:Quizdeck Tests" \
+    "Subject:Ten cards whose backs must land behind their fronts." "Creator:quizdeck"; do
+	k=${kv%%:*} v=${kv#*:}
+	[ "$(info "$pdf" "$k")" = "$v" ] && ok "metadata: $k is \"$v\"" ||
+		fail "metadata" "$k is \"$(info "$pdf" "$k")\", want \"$v\""
+done
+n=$(grep -a -c '/Dest \[' "$pdf")
+[ "$n" = 10 ] && ok "outline: one entry per card" || fail "outline" "$n entries, want 10"
+grep -a -q '/Title (1. What is data parallelism?)' "$pdf" && ok "outline: entries are numbered questions" ||
+	fail "outline" "no entry \"1. What is data parallelism?\""
+d=$(info "$pdf" CreationDate)
+[ "$d" = "2023-11-14T22:13:20Z" ] && ok "the date is SOURCE_DATE_EPOCH's" ||
+	fail "date" "CreationDate $d with SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-unset}, want 2023-11-14T22:13:20Z"
+env -u SOURCE_DATE_EPOCH $Q print -C "$F/basic" -o "$tmp/nodate" 2>/dev/null
+d=$(info "$tmp/nodate/print/align.pdf" CreationDate)
+[ "$d" = "2024-01-01T00:00:00Z" ] && ok "without SOURCE_DATE_EPOCH the date is fixed" ||
+	fail "date" "CreationDate $d without SOURCE_DATE_EPOCH, want 2024-01-01T00:00:00Z"
+run again "$F/basic"
+cmp -s "$pdf" "$tmp/again/print/align.pdf" && ok "two runs give identical bytes" ||
+	fail "reproducible" "two runs differ"
+run again-scripts "$F/scripts"
+cmp -s "$tmp/scripts/print/scripts.pdf" "$tmp/again-scripts/print/scripts.pdf" &&
+	ok "two runs give identical bytes in six scripts" || fail "reproducible" "the scripts deck differs between runs"
+
+# ---- calibration --------------------------------------------------------
+run calibration "$F/basic" --calibration --paper letter
+cal=$tmp/calibration/print/calibration.pdf
+if [ "$rc" -eq 0 ] && [ "$(info "$cal" Pages)" = 2 ] && info "$cal" "Page size" | grep -q "^612 x 792"; then
+	ok "--calibration writes a front and a back on the paper asked for"
+else
+	fail "calibration" "exit $rc, $(info "$cal" Pages) pages of $(info "$cal" "Page size")"
+fi
+pdftotext "$cal" - 2>/dev/null | grep -q "back_offset" && ok "calibration: says how to set back_offset" ||
+	fail "calibration" "no instructions"
+[ ! -e "$tmp/calibration/print/align.pdf" ] && ok "calibration: writes nothing else" ||
+	fail "calibration" "also wrote the deck"
+exit 0
