@@ -37,11 +37,14 @@ struct front_matter {
 	enum difficulty difficulty; /* DIFF_NONE when absent */
 	int difficulty_line, difficulty_col;
 	struct toml_value *table;  /* the whole parsed table (owns it), or NULL */
+	struct toml_value *extra;  /* the [extra] table inside `table`, or NULL */
+	int error;                 /* the front matter had an error (reported) */
 };
 
 struct source {
 	char *rel;                 /* path below content/, '/'-separated */
 	char *display;             /* path shown in diagnostics: "content/..." */
+	char *path;                /* path on disk, for reading or copying */
 	enum source_kind kind;
 	char *data;                /* the file's bytes, NUL-terminated */
 	size_t len;
@@ -49,11 +52,15 @@ struct source {
 	size_t body_len;
 	int body_line;             /* line of data on which body starts, 1-based */
 	struct front_matter fm;
+	int broken;                /* unreadable, not UTF-8 or front matter unclosed
+	                              (reported): exists, but is not parsed */
 };
 
 struct source_set {
 	struct source **v;         /* sorted by rel; drafts are left out */
 	size_t len, cap;
+	char **drafts;             /* rel of each draft left out, sorted */
+	size_t ndrafts, drafts_cap;
 };
 
 /*
@@ -74,6 +81,12 @@ int content_front_matter(struct source *src, struct diag_list *dl);
 void front_matter_free(struct front_matter *fm);
 /* Finds a source by its path below content/, or NULL. */
 struct source *content_find(const struct source_set *set, const char *rel);
+/* 1 if rel was a draft left out of the set. */
+int content_is_draft(const struct source_set *set, const char *rel);
+/* The kind a path below content/ has, from where it lives. */
+enum source_kind content_classify(const char *rel);
+/* Frees one source made by hand (tests); content_free frees a whole set. */
+void source_free(struct source *src);
 
 const char *difficulty_name(enum difficulty d);
 

@@ -16,8 +16,11 @@ int links_resolve(struct site *site, struct diag_list *dl);
 /*
  * Where a link destination written in doc `from` leads in the output, as
  * a path below out/ with any fragment ("guide/ring/index.html#ring-all-reduce").
- * Returns NULL for a destination to leave as written (absolute URLs,
- * mailto:). Caller frees. Only valid after links_resolve succeeded.
+ * A topic file leads to its test's page (#question, or #topic-<slug>
+ * without a fragment); a file that is not Markdown keeps its path below
+ * content/ ("guide/ring.svg", copied there: site->assets). Returns NULL
+ * for a destination to leave as written (absolute URLs, mailto:) and for
+ * a broken one. Caller frees. Only valid after links_resolve.
  */
 char *links_output_target(const struct site *site, const struct doc *from, const char *dest);
 

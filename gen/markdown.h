@@ -13,6 +13,17 @@
  * cmark_node_free. Line numbers in the tree are relative to `md`.
  */
 cmark_node *md_parse(const char *md, size_t len);
+#define MD_PARSE_OPTIONS (CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES)
+
+/*
+ * The syntax extensions md_parse attaches, for renderers that take a list
+ * (cmark_render_html). Owned by this module; never free it.
+ */
+cmark_llist *md_syntax_extensions(void);
+
+/* A list item written as a task ("- [ ]" / "- [x]"), and whether it is ticked. */
+int md_is_task_item(cmark_node *item);
+int md_task_item_checked(cmark_node *item);
 
 /* Heading attributes: the trailing `{#id .class key=value}` of a heading. */
 struct md_attrs {
@@ -26,7 +37,8 @@ struct md_attrs {
 /*
  * Takes a trailing attribute block off a heading node's last text child
  * (editing the tree) and fills attrs. Returns 1 if a block was found, 0
- * if not, -1 if it was malformed (*err points at a static reason).
+ * if not, -1 if it was malformed (*err points at a static reason; the
+ * text is left as it was and attrs empty). attrs must be freed after 1.
  */
 int md_heading_attrs(cmark_node *heading, struct md_attrs *attrs, const char **err);
 void md_attrs_free(struct md_attrs *attrs);
@@ -40,7 +52,8 @@ char *md_slug(const char *text);
 
 /* Hands out unique slugs within one file: "a", "a-1", "a-2"... */
 struct md_slugger {
-	char **used;
+	char **used;               /* open-addressing hash set, cap slots */
+	size_t *next;              /* per slot: the next -N suffix to try */
 	size_t len, cap;
 };
 void md_slugger_init(struct md_slugger *s);
@@ -49,5 +62,7 @@ void md_slugger_free(struct md_slugger *s);
 char *md_slugger_take(struct md_slugger *s, const char *slug);
 /* Records an explicit id so later slugs avoid it. */
 void md_slugger_reserve(struct md_slugger *s, const char *id);
+/* Whether id was handed out or reserved. */
+int md_slugger_has(const struct md_slugger *s, const char *id);
 
 #endif

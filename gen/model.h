@@ -38,6 +38,7 @@ struct anchor {
 	char *id;
 	enum anchor_kind kind;
 	int line, col;
+	cmark_node *node;          /* the heading (NULL for ANCHOR_TOPIC) */
 	union {
 		struct section *section;   /* ANCHOR_HEADING in a chapter */
 		struct question *question;
@@ -54,6 +55,11 @@ struct doc {
 	struct anchor *anchors;    /* sorted by id once parsing is done */
 	size_t nanchors, anchors_cap;
 	struct chapter *chapter;   /* when this doc is a chapter */
+	struct topic *topic;       /* when this doc is a topic (or a one-file test) */
+	struct test *test;         /* when this doc is a test's _index.md or one-file test */
+	struct deck *deck;         /* when this doc is a deck */
+	size_t *line_starts;       /* private: byte offsets of the body's lines (doc_line) */
+	size_t nlines;
 };
 
 /* A reference from a question or card to somewhere it links. */
@@ -122,6 +128,7 @@ struct test {
 	size_t ntopics;
 	size_t count[3];           /* questions by difficulty */
 	size_t nquestions;
+	long weight;
 	char *url;                 /* "quiz/<slug>/index.html" */
 };
 
@@ -222,5 +229,20 @@ void site_dump(const struct site *site, FILE *fp);
 const struct anchor *doc_anchor(const struct doc *d, const char *id);
 /* The doc for a source path below content/, or NULL. */
 struct doc *site_doc(const struct site *site, const char *rel);
+/*
+ * The id of a heading node of doc d (a question, card, section or any
+ * other heading given an id), or NULL. Renderers set it as the id
+ * attribute. The model keeps it as the node's cmark user data: nobody
+ * else may set user data on headings.
+ */
+const char *doc_heading_id(const struct doc *d, cmark_node *heading);
+/*
+ * Line `line` (1-based, counted from the top of the file as in
+ * diagnostics) of d's Markdown body, without its line break; NULL when the
+ * line is not in the body. *len gets its length.
+ */
+const char *doc_line(struct doc *d, int line, size_t *len);
+/* A node's start position in the file (cmark counts from the body's start). */
+void doc_node_pos(const struct doc *d, cmark_node *node, int *line, int *col);
 
 #endif

@@ -1,0 +1,1015 @@
+/*
+ * links: every relative link and anchor, checked; backlinks recorded.
+ *
+ * Two things cmark does not tell us are recovered from the source:
+ *
+ *  - Exact columns. cmark-gfm counts inline columns right on a block's
+ *    first line, but on its continuation lines it forgets the container
+ *    prefix (indentation of a list item, a lazy line of a quote). Each
+ *    later line's first inline node is matched with the line's first
+ *    content byte, and that shift applies to the rest of the line; the
+ *    result is checked against the `[` or `![` actually there.
+ *  - Whether a link is reference-style. cmark resolves `[text][label]`
+ *    to its URL. A broken definition must be reported once, where it is
+ *    written, not at each use: definitions are found by scanning the
+ *    source lines (outside fenced code), checked on their own, and a
+ *    use of a broken one is not reported again.
+ */
+#include "links.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markdown.h"
+#include "util.h"
+
+/* Resolution. */
+
+enum resolve_status { R_EXTERNAL, R_OK, R_BROKEN };
+
+struct resolution {
+	struct doc *doc;               /* R_OK: a page, or NULL for an asset */
+	const struct anchor *anchor;   /* the #fragment's target, or NULL */
+	struct source *asset;          /* R_OK: a non-Markdown file */
+	char *rel;                     /* normalised target below content/ */
+	char *frag;                    /* the fragment as written, or NULL */
+	int warning;                   /* R_BROKEN: a warning, not an error */
+};
+
+static void
+S_resolution_free(struct resolution *r)
+{
+	free(r->rel);
+	free(r->frag);
+	memset(r, 0, sizeof(*r));
+}
+
+/* "http:", "mailto:", "C:" (but not "x.md:3"): a scheme per RFC 3986. */
+static int
+S_has_scheme(const char *s)
+{
+	const char *p = s;
+
+	if (!isalpha((unsigned char)*p))
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	return *p == ':';
+}
+
+static int
+S_hex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decodes %XX escapes (a malformed one stays as written). */
+static char *
+S_percent_decode(const char *s, size_t n)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	for (i = 0; i < n; i++) {
+		int hi, lo;
+
+		if (s[i] == '%' && i + 2 < n && (hi = S_hex(s[i + 1])) >= 0 &&
+		    (lo = S_hex(s[i + 2])) >= 0 && (hi || lo)) {
+			buf_putc(&b, hi * 16 + lo);
+			i += 2;
+		} else
+			buf_putc(&b, s[i]);
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * Edit distance with adjacent transpositions ("cots" is one from "cost"),
+ * giving up (returning max + 1) once past max.
+ */
+static size_t
+S_distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, best = 0, res;
+	size_t *pp, *prev, *cur, *t;
+
+	if ((la > lb ? la - lb : lb - la) > max || la > 256 || lb > 256)
+		return max + 1;
+	pp = xcalloc(lb + 1, sizeof(*pp));
+	prev = xmalloc((lb + 1) * sizeof(*prev));
+	cur = xmalloc((lb + 1) * sizeof(*cur));
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		best = cur[0];
+		for (j = 1; j <= lb; j++) {
+			size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			cur[j] = d;
+			if (d < best)
+				best = d;
+		}
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+		/* A transposition may still lower the next row by one. */
+		if (best > max + 1)
+			break;
+	}
+	res = i > la ? prev[lb] : max + 1;
+	free(pp);
+	free(prev);
+	free(cur);
+	return res;
+}
+
+static size_t
+S_max_distance(const char *s)
+{
+	size_t n = strlen(s) / 3;
+
+	return n < 1 ? 1 : n > 3 ? 3 : n;
+}
+
+/* The anchor id of d nearest to id, or NULL if none is close. */
+static const char *
+S_nearest_anchor(const struct doc *d, const char *id)
+{
+	size_t i, best = (size_t)-1, max = S_max_distance(id), dist;
+	const char *found = NULL;
+
+	for (i = 0; i < d->nanchors && i < 20000; i++) {
+		if (d->anchors[i].kind == ANCHOR_TOPIC)
+			continue;
+		dist = S_distance(id, d->anchors[i].id, max);
+		if (dist <= max && dist < best) {
+			best = dist;
+			found = d->anchors[i].id;
+		}
+	}
+	return found;
+}
+
+/* The existing file nearest to rel (both below content/), or NULL. */
+static const struct source *
+S_nearest_file(const struct site *site, const char *rel)
+{
+	size_t i, best = (size_t)-1, max = S_max_distance(rel), dist;
+	const struct source *found = NULL;
+	int md = path_has_suffix(rel, ".md");
+
+	for (i = 0; i < site->sources.len && i < 20000; i++) {
+		const struct source *s = site->sources.v[i];
+
+		if ((s->kind != SOURCE_ASSET) != md)
+			continue;
+		dist = S_distance(rel, s->rel, max);
+		if (dist <= max && dist < best) {
+			best = dist;
+			found = s;
+		}
+	}
+	return found;
+}
+
+static const char *
+S_anchor_noun(const struct doc *d)
+{
+	switch (d->src->kind) {
+	case SOURCE_TOPIC:
+	case SOURCE_TEST_FILE:
+		return "question";
+	case SOURCE_DECK:
+		return "card";
+	default:
+		return "heading";
+	}
+}
+
+/*
+ * Resolves dest written in doc `from`. R_BROKEN fills msg with what is
+ * missing (without the "broken link" prefix).
+ */
+static enum resolve_status
+S_resolve(const struct site *site, struct doc *from, const char *dest,
+    struct resolution *r, struct buf *msg)
+{
+	const char *hash, *query, *end;
+	char *path = NULL, *dir = NULL, *joined = NULL;
+	enum resolve_status st = R_BROKEN;
+	struct source *src;
+
+	memset(r, 0, sizeof(*r));
+	if (*dest == '\0' || S_has_scheme(dest) || strncmp(dest, "//", 2) == 0)
+		return R_EXTERNAL;
+	hash = strchr(dest, '#');
+	end = hash ? hash : dest + strlen(dest);
+	query = memchr(dest, '?', (size_t)(end - dest));
+	if (query)
+		end = query;
+	if (hash)
+		r->frag = xstrdup(hash + 1);
+	if (end == dest) {
+		/* "#id" (or "?x#id"): this very page. */
+		r->doc = from;
+		r->rel = xstrdup(from->src->rel);
+	} else {
+		if (*dest == '/') {
+			buf_printf(msg, "a path from the root (/...) does not work offline: write it relative to this file");
+			goto out;
+		}
+		path = S_percent_decode(dest, (size_t)(end - dest));
+		dir = path_dirname(from->src->rel);
+		joined = path_join(dir, path);
+		r->rel = path_normalize(joined);
+		if (r->rel == NULL) {
+			buf_printf(msg, "it leads outside content/");
+			goto out;
+		}
+		if (*r->rel == '\0' || path[strlen(path) - 1] == '/' ||
+		    (content_find(&site->sources, r->rel) == NULL && !path_has_suffix(r->rel, ".md"))) {
+			/* A folder: its _index.md (or index.md) stands for it. */
+			static const char *const names[] = { "_index.md", "index.md", "README.md" };
+			size_t k;
+
+			for (k = 0; k < 3; k++) {
+				char *cand = path_join(r->rel, names[k]);
+
+				if (content_find(&site->sources, cand)) {
+					free(r->rel);
+					r->rel = cand;
+					break;
+				}
+				free(cand);
+			}
+		}
+		src = content_find(&site->sources, r->rel);
+		if (src == NULL) {
+			const struct source *near;
+
+			if (content_is_draft(&site->sources, r->rel)) {
+				buf_printf(msg, "content/%s is a draft (draft = true)", r->rel);
+				goto out;
+			}
+			buf_printf(msg, "no file content/%s", r->rel);
+			if ((near = S_nearest_file(site, r->rel)) != NULL) {
+				char *rel = path_relative(from->src->rel, near->rel);
+
+				buf_printf(msg, "; did you mean \"%s\"?", rel);
+				free(rel);
+			}
+			goto out;
+		}
+		if (src->kind == SOURCE_ASSET) {
+			r->asset = src;
+			st = R_OK;
+			goto out;
+		}
+		r->doc = site_doc(site, r->rel);
+		if (r->doc == NULL) {
+			buf_printf(msg, "content/%s could not be read", r->rel);
+			goto out;
+		}
+	}
+	if (r->doc->url == NULL) {
+		buf_printf(msg, "%s is not a page of the site (pages are index.md and the files in quiz/, cards/ and guide/)",
+		    r->doc->src->display);
+		goto out;
+	}
+	if (r->frag && *r->frag && !r->doc->src->broken) {
+		char *id = S_percent_decode(r->frag, strlen(r->frag));
+		const char *near;
+
+		r->anchor = doc_anchor(r->doc, id);
+		if (r->anchor == NULL) {
+			buf_printf(msg, "%s has no %s with id \"%s\"", r->doc->src->display,
+			    S_anchor_noun(r->doc), id);
+			if ((near = S_nearest_anchor(r->doc, id)) != NULL)
+				buf_printf(msg, "; did you mean \"%s\"?", near);
+			free(id);
+			goto out;
+		}
+		free(id);
+	}
+	st = R_OK;
+out:
+	free(path);
+	free(dir);
+	free(joined);
+	return st;
+}
+
+/* The output path of a resolved target, with its fragment. */
+static char *
+S_output_path(const struct resolution *r)
+{
+	const struct doc *d = r->doc;
+
+	if (r->asset)
+		return xstrdup(r->asset->rel);
+	if (r->frag && *r->frag)
+		return xasprintf("%s#%s", d->url, r->frag);
+	if (d->src->kind == SOURCE_TOPIC && d->topic)
+		return xasprintf("%s#topic-%s", d->url, d->topic->slug);
+	return xstrdup(d->url);
+}
+
+char *
+links_output_target(const struct site *site, const struct doc *from, const char *dest)
+{
+	struct resolution r;
+	struct buf msg;
+	char *out = NULL;
+
+	buf_init(&msg);
+	if (S_resolve(site, (struct doc *)from, dest, &r, &msg) == R_OK)
+		out = S_output_path(&r);
+	S_resolution_free(&r);
+	buf_free(&msg);
+	return out;
+}
+
+int
+links_url_is_safe(const char *url, int is_image)
+{
+	char scheme[16];
+	size_t n = 0;
+	const unsigned char *p = (const unsigned char *)url;
+
+	/* Browsers drop whitespace and controls inside a scheme: "java\tscript:". */
+	for (; *p; p++) {
+		if (*p <= 0x20 || *p == 0x7f)
+			continue;
+		if (*p == ':')
+			break;
+		if (!isalnum(*p) && *p != '+' && *p != '-' && *p != '.')
+			return 1;
+		if (n + 1 >= sizeof(scheme))
+			return 1;
+		scheme[n++] = (char)tolower(*p);
+	}
+	if (*p != ':' || n == 0)
+		return 1;
+	scheme[n] = '\0';
+	if (strcmp(scheme, "javascript") == 0 || strcmp(scheme, "vbscript") == 0 ||
+	    strcmp(scheme, "file") == 0)
+		return 0;
+	if (strcmp(scheme, "data") == 0) {
+		static const char *const ok[] = { "image/png", "image/gif", "image/jpeg", "image/webp" };
+		size_t i;
+
+		if (!is_image)
+			return 0;
+		for (p++; *p && *p <= 0x20; p++)
+			;
+		for (i = 0; i < 4; i++)
+			if (strncasecmp((const char *)p, ok[i], strlen(ok[i])) == 0)
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* Reference definitions, from the source. */
+
+struct refdef {
+	char *dest;
+	int line, col;                 /* of the "[" */
+	int broken;
+};
+
+struct refdefs {
+	struct refdef *v;
+	size_t len, cap;
+};
+
+static void
+S_refdefs_free(struct refdefs *rd)
+{
+	size_t i;
+
+	for (i = 0; i < rd->len; i++)
+		free(rd->v[i].dest);
+	free(rd->v);
+	memset(rd, 0, sizeof(*rd));
+}
+
+static int
+S_cmp_refdef(const void *a, const void *b)
+{
+	const struct refdef *x = a, *y = b;
+	int c = strcmp(x->dest, y->dest);
+
+	return c ? c : x->line - y->line;
+}
+
+/* Skips up to 3 spaces and any block-quote markers; returns the offset. */
+static size_t
+S_skip_prefix(const char *s, size_t n, size_t *indent)
+{
+	size_t i = 0, sp;
+
+	for (;;) {
+		for (sp = 0; i < n && s[i] == ' '; i++)
+			sp++;
+		if (i < n && s[i] == '>' && sp <= 3) {
+			i++;
+			if (i < n && s[i] == ' ')
+				i++;
+			continue;
+		}
+		*indent = sp;
+		return i;
+	}
+}
+
+/* A fence line: 3+ backticks or tildes; returns its char and length. */
+static int
+S_fence(const char *s, size_t n, char *ch, size_t *len)
+{
+	size_t i = 0;
+
+	if (n < 3 || (s[0] != '`' && s[0] != '~'))
+		return 0;
+	while (i < n && s[i] == s[0])
+		i++;
+	if (i < 3)
+		return 0;
+	*ch = s[0];
+	*len = i;
+	return 1;
+}
+
+/*
+ * What may follow a definition's destination on its line: nothing, or a
+ * title in "", '' or () after a space (possibly going on to later lines).
+ */
+static int
+S_def_tail_ok(const char *s, size_t n)
+{
+	size_t i = 0, k;
+	char close;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == n)
+		return 1;
+	if (i == 0 || (s[i] != '"' && s[i] != '\'' && s[i] != '('))
+		return 0;
+	close = s[i] == '(' ? ')' : s[i];
+	for (k = i + 1; k < n; k++) {
+		if (s[k] == '\\' && k + 1 < n) {
+			k++;
+			continue;
+		}
+		if (s[k] == close)
+			break;
+	}
+	if (k == n)
+		return 1;
+	for (k++; k < n; k++)
+		if (s[k] != ' ' && s[k] != '\t')
+			return 0;
+	return 1;
+}
+
+/*
+ * Finds `[label]: destination` lines. A definition cannot interrupt a
+ * paragraph, so it must follow a blank line, another definition, a
+ * heading or a fence, or open the body.
+ */
+static void
+S_scan_refdefs(struct doc *d, struct refdefs *rd)
+{
+	int line, last = d->src->body_line + (int)d->nlines;
+	int may_start = 1, in_fence = 0;
+	char fence_ch = 0;
+	size_t fence_len = 0;
+	size_t cap = rd->cap;
+
+	for (line = d->src->body_line; line < last; line++) {
+		size_t n, i, indent, start, j;
+		const char *s = doc_line(d, line, &n);
+		char ch;
+		size_t flen;
+		struct buf dest;
+
+		if (s == NULL)
+			break;
+		i = S_skip_prefix(s, n, &indent);
+		if (in_fence) {
+			if (S_fence(s + i, n - i, &ch, &flen) && ch == fence_ch && flen >= fence_len) {
+				size_t k;
+
+				for (k = i + flen; k < n && (s[k] == ' ' || s[k] == '\t'); k++)
+					;
+				if (k == n) {
+					in_fence = 0;
+					may_start = 1;
+				}
+			}
+			continue;
+		}
+		if (i == n) {
+			may_start = 1;
+			continue;
+		}
+		if (indent <= 3 && S_fence(s + i, n - i, &fence_ch, &fence_len)) {
+			in_fence = 1;
+			continue;
+		}
+		if (indent <= 3 && s[i] == '#') {
+			may_start = 1;
+			continue;
+		}
+		if (!may_start || indent > 3 || s[i] != '[' || i + 1 >= n || s[i + 1] == '^') {
+			may_start = 0;
+			continue;
+		}
+		start = i;
+		for (j = i + 1; j < n && s[j] != ']'; j++) {
+			if (s[j] == '\\' && j + 1 < n)
+				j++;
+			else if (s[j] == '[')
+				break;
+		}
+		if (j >= n || s[j] != ']' || j == i + 1 || j + 1 >= n || s[j + 1] != ':') {
+			may_start = 0;
+			continue;
+		}
+		for (j += 2; j < n && (s[j] == ' ' || s[j] == '\t'); j++)
+			;
+		if (j == n) {
+			may_start = 0;
+			continue;
+		}
+		buf_init(&dest);
+		buf_put(&dest, "", 0);
+		if (s[j] == '<') {
+			for (j++; j < n && s[j] != '>'; j++) {
+				if (s[j] == '\\' && j + 1 < n && ispunct((unsigned char)s[j + 1]))
+					j++;
+				buf_putc(&dest, s[j]);
+			}
+			if (j == n) {
+				buf_free(&dest);
+				may_start = 0;
+				continue;
+			}
+			j++;
+		} else
+			for (; j < n && s[j] != ' ' && s[j] != '\t'; j++) {
+				if (s[j] == '\\' && j + 1 < n && ispunct((unsigned char)s[j + 1]))
+					j++;
+				buf_putc(&dest, s[j]);
+			}
+		if (!S_def_tail_ok(s + j, n - j)) {
+			/* "[note]: this is it" is a paragraph, not a definition. */
+			buf_free(&dest);
+			may_start = 0;
+			continue;
+		}
+		rd->v = xgrow(rd->v, &cap, rd->len + 1, sizeof(*rd->v));
+		rd->v[rd->len].dest = buf_detach(&dest);
+		rd->v[rd->len].line = line;
+		rd->v[rd->len].col = (int)start + 1;
+		rd->v[rd->len].broken = 0;
+		rd->len++;
+		rd->cap = cap;
+		/* Another definition may follow directly. */
+		may_start = 1;
+	}
+}
+
+static const struct refdef *
+S_find_refdef(const struct refdefs *rd, const char *dest)
+{
+	size_t lo = 0, hi = rd->len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(rd->v[mid].dest, dest) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rd->len && strcmp(rd->v[lo].dest, dest) == 0 ? &rd->v[lo] : NULL;
+}
+
+/* Backlinks. */
+
+struct owner {
+	struct question *q;
+	struct card *c;
+};
+
+static void
+S_xref_add(struct xref_list *l, const struct owner *o)
+{
+	struct xref *last = l->len ? &l->v[l->len - 1] : NULL;
+
+	/* One owner's links are recorded together, so a repeat is the last entry. */
+	if (last && ((o->q && last->kind == XREF_QUESTION && last->u.question == o->q) ||
+	    (o->c && last->kind == XREF_CARD && last->u.card == o->c)))
+		return;
+	l->v = xgrow(l->v, &l->cap, l->len + 1, sizeof(*l->v));
+	if (o->q) {
+		l->v[l->len].kind = XREF_QUESTION;
+		l->v[l->len].u.question = o->q;
+	} else {
+		l->v[l->len].kind = XREF_CARD;
+		l->v[l->len].u.card = o->c;
+	}
+	l->len++;
+}
+
+static void
+S_section_add(struct section_list *l, struct section *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (l->v[i] == s)
+			return;
+	l->v = xgrow(l->v, &l->cap, l->len + 1, sizeof(*l->v));
+	l->v[l->len++] = s;
+}
+
+static void
+S_record(const struct resolution *r, const struct owner *o)
+{
+	if (o->q == NULL && o->c == NULL)
+		return;
+	if (r->doc == NULL || r->doc->chapter == NULL)
+		return;
+	if (r->anchor && r->anchor->kind == ANCHOR_HEADING && r->anchor->u.section) {
+		struct section *s = r->anchor->u.section;
+
+		S_xref_add(&s->backlinks, o);
+		S_section_add(o->q ? &o->q->links_to : &o->c->links_to, s);
+	} else if (r->anchor == NULL)
+		S_xref_add(&r->doc->chapter->backlinks, o);
+}
+
+/* Walking one doc. */
+
+struct walker {
+	struct site *site;
+	struct diag_list *dl;
+	struct doc *doc;
+	struct refdefs defs;
+	/* column repair, per block */
+	int block_line;                /* body-relative start line of the current block */
+	int delta_line;                /* the line `delta` was found for */
+	int delta;
+};
+
+static void
+S_asset_add(struct walker *w, struct source *src)
+{
+	struct site *s = w->site;
+
+	s->assets = xgrow(s->assets, &s->assets_cap, s->nassets + 1, sizeof(*s->assets));
+	s->assets[s->nassets].src = src;
+	s->assets[s->nassets].url = xstrdup(src->rel);
+	s->nassets++;
+}
+
+/* Checks one destination; reports at line:col unless quiet. */
+static enum resolve_status
+S_check(struct walker *w, const char *dest, int is_image, int line, int col, int quiet,
+    struct resolution *r)
+{
+	struct buf msg;
+	enum resolve_status st;
+
+	buf_init(&msg);
+	st = S_resolve(w->site, w->doc, dest, r, &msg);
+	if (st == R_EXTERNAL) {
+		if (!links_url_is_safe(dest, is_image) && !quiet)
+			diag_warning(w->dl, w->doc->src->display, line, col,
+			    "%s to an unsafe URL \"%.40s\" is left out of the output",
+			    is_image ? "image" : "link", dest);
+	} else if (st == R_BROKEN) {
+		if (!quiet)
+			diag_error(w->dl, w->doc->src->display, line, col,
+			    "broken %s \"%s\": %s", is_image ? "image" : "link", dest, buf_str(&msg));
+	} else if (r->asset)
+		S_asset_add(w, r->asset);
+	buf_free(&msg);
+	return st;
+}
+
+/* The first byte of a line's content, past container markers (1-based). */
+static int
+S_content_col(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '>'))
+		i++;
+	return (int)i + 1;
+}
+
+/*
+ * The true column of an inline node (see the top of the file). Must be
+ * called for every inline node in document order.
+ */
+static int
+S_inline_col(struct walker *w, cmark_node *n)
+{
+	int l = cmark_node_get_start_line(n), c = cmark_node_get_start_column(n);
+	const char *s;
+	size_t len;
+
+	if (l <= 0 || l == w->block_line)
+		return c;
+	if (l != w->delta_line) {
+		s = doc_line(w->doc, l + w->doc->src->body_line - 1, &len);
+		w->delta_line = l;
+		w->delta = s ? S_content_col(s, len) - c : 0;
+	}
+	return c + w->delta;
+}
+
+/* Moves col onto the `[` (or `![`) of the link nearest to it on its line. */
+static int
+S_snap_col(struct walker *w, int line, int col, int is_image)
+{
+	size_t len, best = (size_t)-1, i;
+	const char *s = doc_line(w->doc, line, &len);
+	int found = 0;
+
+	if (s == NULL)
+		return col;
+	for (i = 0; i + 1 < len || (i < len && !is_image); i++) {
+		int hit = is_image ? (s[i] == '!' && s[i + 1] == '[') : s[i] == '[';
+		size_t d;
+
+		if (!hit)
+			continue;
+		d = i + 1 > (size_t)col ? i + 1 - (size_t)col : (size_t)col - i - 1;
+		if (!found || d < best) {
+			best = d;
+			found = (int)i + 1;
+		}
+		if (d == 0)
+			break;
+	}
+	return found ? found : col;
+}
+
+/*
+ * Whether the link whose `[` is at line:col is reference-style: its
+ * closing `]` is not followed by `(`.
+ */
+static int
+S_is_reference(struct walker *w, int line, int col, int is_image)
+{
+	const char *body = w->doc->src->body, *end, *p;
+	size_t len, k;
+	const char *s = doc_line(w->doc, line, &len);
+	int depth = 0;
+
+	if (s == NULL || col < 1 || (size_t)col > len)
+		return 0;
+	p = s + col - 1 + (is_image ? 1 : 0);
+	if (*p != '[')
+		return 0;
+	end = body + w->doc->src->body_len;
+	if ((size_t)(end - p) > 65536)
+		end = p + 65536;
+	for (; p < end; p++) {
+		if (*p == '\\') {
+			p++;
+			continue;
+		}
+		if (*p == '`') {
+			const char *q;
+			size_t run = 1;
+
+			while (p + run < end && p[run] == '`')
+				run++;
+			for (q = p + run; q < end; q++) {
+				if (*q != '`')
+					continue;
+				for (k = 0; q + k < end && q[k] == '`'; k++)
+					;
+				if (k == run)
+					break;
+				q += k - 1;
+			}
+			p = q < end ? q + run - 1 : p + run - 1;
+			continue;
+		}
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && --depth == 0)
+			return !(p + 1 < end && p[1] == '(');
+	}
+	return 0;
+}
+
+static int
+S_is_block(cmark_node *n)
+{
+	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
+}
+
+static void
+S_link(struct walker *w, cmark_node *n, const struct owner *o)
+{
+	int is_image = cmark_node_get_type(n) == CMARK_NODE_IMAGE;
+	const char *dest = cmark_node_get_url(n);
+	int line = cmark_node_get_start_line(n) + w->doc->src->body_line - 1;
+	int col = S_inline_col(w, n), ref;
+	struct resolution r;
+	enum resolve_status st;
+	size_t len;
+	const char *s;
+
+	if (dest == NULL)
+		return;
+	/* Bare autolinks are absolute; only `[...]` links need a position fix. */
+	s = doc_line(w->doc, line, &len);
+	if (s && (col < 1 || (size_t)col > len ||
+	    s[col - 1] != (is_image ? '!' : '[')))
+		col = S_snap_col(w, line, col, is_image);
+	ref = S_is_reference(w, line, col, is_image);
+	st = S_check(w, dest, is_image, line, col, ref, &r);
+	if (st != R_EXTERNAL)
+		w->site->stats.links++;
+	if (st == R_BROKEN && ref) {
+		/* Reported at its definition, unless none was found there. */
+		if (S_find_refdef(&w->defs, dest) == NULL) {
+			S_resolution_free(&r);
+			S_check(w, dest, is_image, line, col, 0, &r);
+		}
+	}
+	if (st == R_OK)
+		S_record(&r, o);
+	S_resolution_free(&r);
+}
+
+/* Walks one top-level block of w->doc, checking links as owner o. */
+static void
+S_walk_block(struct walker *w, cmark_node *top, const struct owner *o)
+{
+	cmark_iter *it = cmark_iter_new(top);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (S_is_block(n)) {
+			w->block_line = cmark_node_get_start_line(n);
+			w->delta_line = 0;
+			w->delta = 0;
+			continue;
+		}
+		t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)
+			S_link(w, n, o);
+		else
+			S_inline_col(w, n);
+	}
+	cmark_iter_free(it);
+}
+
+static void
+S_walk_doc(struct walker *w, struct doc *d)
+{
+	struct question *qs = NULL;
+	struct card *cs = NULL;
+	size_t nq = 0, nc = 0, qi = 0, ci = 0, i;
+	struct owner o = { NULL, NULL };
+	cmark_node *n;
+
+	/* A file that is no page is not part of the site; its links are its own. */
+	if (d->url == NULL)
+		return;
+	w->doc = d;
+	memset(&w->defs, 0, sizeof(w->defs));
+	{
+		size_t len;
+
+		doc_line(d, d->src->body_line, &len);   /* builds the line index */
+	}
+	S_scan_refdefs(d, &w->defs);
+	for (i = 0; i < w->defs.len; i++) {
+		struct resolution r;
+
+		if (S_check(w, w->defs.v[i].dest, 0, w->defs.v[i].line, w->defs.v[i].col, 0, &r) == R_BROKEN)
+			w->defs.v[i].broken = 1;
+		S_resolution_free(&r);
+	}
+	if (w->defs.len > 1)
+		qsort(w->defs.v, w->defs.len, sizeof(*w->defs.v), S_cmp_refdef);
+	if (d->topic && d->topic->doc == d) {
+		qs = d->topic->questions;
+		nq = d->topic->nquestions;
+	} else if (d->deck) {
+		cs = d->deck->cards;
+		nc = d->deck->ncards;
+	}
+	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
+		if (qi < nq && qs[qi].heading == n) {
+			o.q = &qs[qi++];
+			o.c = NULL;
+		} else if (ci < nc && cs[ci].heading == n) {
+			o.c = &cs[ci++];
+			o.q = NULL;
+		}
+		S_walk_block(w, n, &o);
+	}
+	S_refdefs_free(&w->defs);
+}
+
+/* Walks d unless done; site->docs is sorted by rel, so d's index is found by search. */
+static void
+S_walk_once(struct walker *w, struct doc *d, char *done)
+{
+	struct doc *const *p = NULL;
+	size_t lo = 0, hi = w->site->ndocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(w->site->docs[mid]->src->rel, d->src->rel);
+
+		if (c == 0) {
+			p = &w->site->docs[mid];
+			break;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (p == NULL || done[p - w->site->docs])
+		return;
+	done[p - w->site->docs] = 1;
+	S_walk_doc(w, d);
+}
+
+static int
+S_cmp_asset(const void *a, const void *b)
+{
+	return strcmp(((const struct asset *)a)->url, ((const struct asset *)b)->url);
+}
+
+int
+links_resolve(struct site *site, struct diag_list *dl)
+{
+	struct walker w;
+	size_t errors = dl->errors, i, j, k;
+
+	char *done;
+
+	memset(&w, 0, sizeof(w));
+	w.site = site;
+	w.dl = dl;
+	/* Model order first, so backlinks list questions and cards in reading order. */
+	done = xcalloc(site->ndocs ? site->ndocs : 1, 1);
+	for (i = 0; i < site->ntests; i++)
+		for (j = 0; j < site->tests[i]->ntopics; j++)
+			S_walk_once(&w, site->tests[i]->topics[j]->doc, done);
+	for (i = 0; i < site->ndecks; i++)
+		S_walk_once(&w, site->decks[i]->doc, done);
+	for (k = 0; k < site->ndocs; k++)
+		S_walk_once(&w, site->docs[k], done);
+	free(done);
+
+	if (site->nassets > 1)
+		qsort(site->assets, site->nassets, sizeof(*site->assets), S_cmp_asset);
+	for (i = j = 0; i < site->nassets; i++) {
+		if (j > 0 && strcmp(site->assets[j - 1].url, site->assets[i].url) == 0) {
+			free(site->assets[i].url);
+			continue;
+		}
+		site->assets[j++] = site->assets[i];
+	}
+	site->nassets = j;
+	return dl->errors > errors ? -1 : 0;
+}

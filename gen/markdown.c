@@ -1,0 +1,589 @@
+/*
+ * markdown: cmark-gfm with GitHub's extensions, heading attributes,
+ * plain text and GitHub-compatible slugs.
+ *
+ * Nothing here recurses: trees are walked with cmark's iterator, so a
+ * document nested ten thousand block quotes deep costs only its size.
+ */
+#include "markdown.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+
+#include "util.h"
+
+static const char *const md_extension_names[] = {
+	"table", "tasklist", "strikethrough", "autolink"
+};
+#define MD_NEXTENSIONS (sizeof(md_extension_names) / sizeof(md_extension_names[0]))
+
+cmark_node *
+md_parse(const char *md, size_t len)
+{
+	cmark_parser *p;
+	cmark_node *doc;
+	size_t i;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	p = cmark_parser_new(MD_PARSE_OPTIONS);
+	for (i = 0; i < MD_NEXTENSIONS; i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(md_extension_names[i]);
+
+		if (e != NULL)
+			cmark_parser_attach_syntax_extension(p, e);
+	}
+	cmark_parser_feed(p, md, len);
+	doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	if (doc == NULL) {
+		/* cmark returns NULL only when it ran out of memory. */
+		fprintf(stderr, "quizdeck: out of memory parsing Markdown\n");
+		abort();
+	}
+	return doc;
+}
+
+cmark_llist *
+md_syntax_extensions(void)
+{
+	static cmark_llist *list;
+	size_t i;
+
+	if (list != NULL)
+		return list;
+	cmark_gfm_core_extensions_ensure_registered();
+	for (i = 0; i < MD_NEXTENSIONS; i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(md_extension_names[i]);
+
+		if (e != NULL)
+			list = cmark_llist_append(cmark_get_default_mem_allocator(), list, e);
+	}
+	return list;
+}
+
+int
+md_is_task_item(cmark_node *node)
+{
+	const char *t;
+
+	if (node == NULL || cmark_node_get_type(node) != CMARK_NODE_ITEM)
+		return 0;
+	t = cmark_node_get_type_string(node);
+	return t != NULL && strcmp(t, "tasklist") == 0;
+}
+
+int
+md_task_item_checked(cmark_node *node)
+{
+	return md_is_task_item(node) && cmark_gfm_extensions_get_tasklist_item_checked(node);
+}
+
+/* Attributes. */
+
+void
+md_attrs_free(struct md_attrs *a)
+{
+	size_t i;
+
+	free(a->id);
+	for (i = 0; i < a->nclasses; i++)
+		free(a->classes[i]);
+	free(a->classes);
+	for (i = 0; i < a->npairs; i++) {
+		free(a->keys[i]);
+		free(a->values[i]);
+	}
+	free(a->keys);
+	free(a->values);
+	memset(a, 0, sizeof(*a));
+}
+
+int
+md_attrs_has_class(const struct md_attrs *a, const char *cls)
+{
+	size_t i;
+
+	for (i = 0; i < a->nclasses; i++)
+		if (strcmp(a->classes[i], cls) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+S_is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * Characters allowed in an id or class name: what HTML and CSS take
+ * without escaping, plus any non-ASCII byte (letters of other scripts).
+ */
+static int
+S_is_name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == ':' ||
+	    c == '.' || (unsigned char)c >= 0x80;
+}
+
+static int
+S_is_key_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+/*
+ * Parses the inside of `{...}` (s, n bytes) into a. Returns 1 if it is an
+ * attribute block, 0 if it does not look like one (the braces are then
+ * ordinary text, as in "## Sets {a, b}"), -1 if it looks like one but is
+ * malformed (*err says why).
+ */
+static int
+S_parse_attrs(const char *s, size_t n, struct md_attrs *a, const char **err)
+{
+	size_t i = 0, ncls_cap = 0, npair_cap = 0, npair_cap2 = 0;
+	int first = 1;
+
+	while (i < n) {
+		size_t start, j;
+
+		while (i < n && S_is_space(s[i]))
+			i++;
+		if (i == n)
+			break;
+		start = i;
+		if (s[i] == '#' || s[i] == '.') {
+			for (j = i + 1; j < n && S_is_name_char(s[j]) && !(s[i] == '.' && s[j] == '.'); j++)
+				;
+			if (j == i + 1 || (j < n && !S_is_space(s[j]))) {
+				if (first)
+					return 0;
+				*err = s[i] == '#' ? "an id after # must be a name: letters, digits, -, _"
+				    : "a class after . must be a name: letters, digits, -, _";
+				return -1;
+			}
+			if (s[i] == '#') {
+				if (a->id != NULL) {
+					*err = "a heading takes one #id";
+					return -1;
+				}
+				a->id = xstrndup(s + i + 1, j - i - 1);
+			} else {
+				a->classes = xgrow(a->classes, &ncls_cap, a->nclasses + 1, sizeof(*a->classes));
+				a->classes[a->nclasses++] = xstrndup(s + i + 1, j - i - 1);
+			}
+			i = j;
+		} else {
+			size_t keyend, vstart, vend;
+
+			for (j = i; j < n && S_is_key_char(s[j]); j++)
+				;
+			if (j == i || j == n || s[j] != '=') {
+				if (first)
+					return 0;
+				*err = "expected #id, .class or key=value";
+				return -1;
+			}
+			keyend = j;
+			j++;
+			if (j < n && s[j] == '"') {
+				vstart = ++j;
+				while (j < n && s[j] != '"')
+					j++;
+				if (j == n) {
+					*err = "a quoted value is not closed";
+					return -1;
+				}
+				vend = j++;
+			} else {
+				vstart = j;
+				while (j < n && !S_is_space(s[j]) && s[j] != '"')
+					j++;
+				vend = j;
+			}
+			if (j < n && !S_is_space(s[j])) {
+				*err = "expected a space after key=value";
+				return -1;
+			}
+			a->keys = xgrow(a->keys, &npair_cap, a->npairs + 1, sizeof(*a->keys));
+			a->values = xgrow(a->values, &npair_cap2, a->npairs + 1, sizeof(*a->values));
+			a->keys[a->npairs] = xstrndup(s + start, keyend - start);
+			a->values[a->npairs] = xstrndup(s + vstart, vend - vstart);
+			a->npairs++;
+			i = j;
+		}
+		first = 0;
+	}
+	return first ? 0 : 1;
+}
+
+int
+md_heading_attrs(cmark_node *heading, struct md_attrs *attrs, const char **err)
+{
+	cmark_node *last;
+	const char *lit, *open;
+	size_t n, close;
+	char *keep;
+	int rc;
+
+	memset(attrs, 0, sizeof(*attrs));
+	*err = NULL;
+	/* "{#a_b}" may arrive as several text nodes split at delimiters. */
+	cmark_consolidate_text_nodes(heading);
+	last = cmark_node_last_child(heading);
+	if (last == NULL || cmark_node_get_type(last) != CMARK_NODE_TEXT)
+		return 0;
+	lit = cmark_node_get_literal(last);
+	if (lit == NULL)
+		return 0;
+	n = strlen(lit);
+	while (n > 0 && S_is_space(lit[n - 1]))
+		n--;
+	if (n < 2 || lit[n - 1] != '}')
+		return 0;
+	close = n - 1;
+	open = NULL;
+	for (size_t i = close; i-- > 0;)
+		if (lit[i] == '{') {
+			open = lit + i;
+			break;
+		}
+	if (open == NULL)
+		return 0;
+	rc = S_parse_attrs(open + 1, (size_t)(lit + close - open - 1), attrs, err);
+	if (rc != 1) {
+		/* Nothing is kept from a block that was not taken off. */
+		md_attrs_free(attrs);
+		return rc;
+	}
+	n = (size_t)(open - lit);
+	while (n > 0 && S_is_space(lit[n - 1]))
+		n--;
+	if (n == 0 && cmark_node_previous(last) != NULL) {
+		cmark_node_free(last);
+		last = cmark_node_last_child(heading);
+		/* The space before "{" may sit at the end of an earlier text node. */
+		if (last && cmark_node_get_type(last) == CMARK_NODE_TEXT) {
+			lit = cmark_node_get_literal(last);
+			n = lit ? strlen(lit) : 0;
+			while (n > 0 && S_is_space(lit[n - 1]))
+				n--;
+			keep = xstrndup(lit ? lit : "", n);
+			cmark_node_set_literal(last, keep);
+			free(keep);
+		}
+		return 1;
+	}
+	keep = xstrndup(lit, n);
+	cmark_node_set_literal(last, keep);
+	free(keep);
+	return 1;
+}
+
+/* Plain text. */
+
+static int
+S_is_block(cmark_node *n)
+{
+	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
+}
+
+char *
+md_plain_text(cmark_node *node)
+{
+	cmark_iter *it;
+	cmark_event_type ev;
+	struct buf b;
+	int pending_break = 0;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	if (node == NULL)
+		return buf_detach(&b);
+	it = cmark_iter_new(node);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *cur = cmark_iter_get_node(it);
+		const char *lit;
+
+		if (ev == CMARK_EVENT_EXIT) {
+			if (S_is_block(cur) && cur != node)
+				pending_break = 1;
+			continue;
+		}
+		switch (cmark_node_get_type(cur)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+		case CMARK_NODE_CODE_BLOCK:
+			lit = cmark_node_get_literal(cur);
+			if (lit == NULL || *lit == '\0')
+				break;
+			if (pending_break && b.len > 0)
+				buf_putc(&b, '\n');
+			pending_break = 0;
+			buf_puts(&b, lit);
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			buf_putc(&b, ' ');
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+	while (b.len > 0 && S_is_space(b.data[b.len - 1]))
+		b.data[--b.len] = '\0';
+	return buf_detach(&b);
+}
+
+/* Slugs. */
+
+/*
+ * Lower-cases the scripts whose capitals are a fixed offset away (Latin,
+ * Greek, Cyrillic, Armenian, fullwidth); other scripts have no case or
+ * are rare in headings. This is what GitHub does for the common cases
+ * without pulling in a Unicode library.
+ */
+static uint32_t
+S_lower(uint32_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c + 32;
+	if (c < 0x80)
+		return c;
+	if ((c >= 0xC0 && c <= 0xDE && c != 0xD7))
+		return c + 32;
+	if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177) ||
+	    (c >= 0x1A0 && c <= 0x1A5) || (c >= 0x1DE && c <= 0x1EF) ||
+	    (c >= 0x1F8 && c <= 0x21F) || (c >= 0x222 && c <= 0x233) ||
+	    (c >= 0x1E00 && c <= 0x1E95) || (c >= 0x1EA0 && c <= 0x1EFF) ||
+	    (c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
+	    (c >= 0x4D0 && c <= 0x52F))
+		return (c % 2 == 0) ? c + 1 : c;
+	if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E) ||
+	    (c >= 0x4C1 && c <= 0x4CE))
+		return (c % 2 == 1) ? c + 1 : c;
+	if (c == 0x178)
+		return 0xFF;
+	if (c == 0x386)
+		return 0x3AC;
+	if (c >= 0x388 && c <= 0x38A)
+		return c + 37;
+	if (c == 0x38C)
+		return 0x3CC;
+	if (c == 0x38E || c == 0x38F)
+		return c + 63;
+	if ((c >= 0x391 && c <= 0x3A1) || (c >= 0x3A3 && c <= 0x3AB))
+		return c + 32;
+	if (c >= 0x400 && c <= 0x40F)
+		return c + 80;
+	if (c >= 0x410 && c <= 0x42F)
+		return c + 32;
+	if (c >= 0x531 && c <= 0x556)
+		return c + 48;
+	if (c >= 0xFF21 && c <= 0xFF3A)
+		return c + 32;
+	return c;
+}
+
+/*
+ * Whether GitHub keeps a non-ASCII code point in a slug: letters, marks
+ * and numbers stay; punctuation, symbols, spaces of other widths,
+ * format characters and emoji go. Decided by block, which matches
+ * GitHub for the scripts people write headings in.
+ */
+static int
+S_keep_non_ascii(uint32_t c)
+{
+	if (c < 0xC0)
+		return c == 0xAA || c == 0xB2 || c == 0xB3 || c == 0xB5 ||
+		    c == 0xB9 || c == 0xBA || (c >= 0xBC && c <= 0xBE);
+	if (c == 0xD7 || c == 0xF7)
+		return 0;
+	if (c >= 0x2000 && c <= 0x206F)        /* general punctuation */
+		return c == 0x203F || c == 0x2040 || c == 0x2054;
+	if (c >= 0x20A0 && c <= 0x20CF)        /* currency */
+		return 0;
+	if (c >= 0x2100 && c <= 0x214F)        /* letterlike: keep the letters */
+		return c == 0x2102 || c == 0x2107 || (c >= 0x210A && c <= 0x2113) ||
+		    c == 0x2115 || (c >= 0x2119 && c <= 0x211D) || c == 0x2124 ||
+		    c == 0x2126 || c == 0x2128 || (c >= 0x212A && c <= 0x212D) ||
+		    (c >= 0x212F && c <= 0x2139) || (c >= 0x213C && c <= 0x213F) ||
+		    (c >= 0x2145 && c <= 0x2149) || c == 0x214E;
+	if (c >= 0x2190 && c <= 0x245F)        /* arrows, maths, technical, boxes */
+		return 0;
+	if (c >= 0x2500 && c <= 0x2775)        /* shapes, symbols, dingbats */
+		return 0;
+	if (c >= 0x2794 && c <= 0x2BFF)
+		return 0;
+	if (c >= 0x2E00 && c <= 0x2E7F)        /* supplemental punctuation */
+		return 0;
+	if (c >= 0x3000 && c <= 0x303F)        /* CJK punctuation */
+		return (c >= 0x3005 && c <= 0x3007) || (c >= 0x3021 && c <= 0x302F) ||
+		    (c >= 0x3031 && c <= 0x3035) || (c >= 0x3038 && c <= 0x303C);
+	if (c >= 0xFE10 && c <= 0xFE1F)
+		return 0;
+	if (c >= 0xFE30 && c <= 0xFE6F)
+		return c == 0xFE33 || c == 0xFE34 || (c >= 0xFE4D && c <= 0xFE4F);
+	if (c == 0xFEFF)
+		return 0;
+	if (c >= 0xFF01 && c <= 0xFF0F)        /* fullwidth punctuation */
+		return 0;
+	if ((c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40 && c != 0xFF3F) ||
+	    (c >= 0xFF5B && c <= 0xFF65))
+		return 0;
+	if (c >= 0xFFF0 && c <= 0xFFFF)
+		return 0;
+	if (c >= 0x1F000 && c <= 0x1FAFF)      /* emoji and pictographs */
+		return 0;
+	if (c >= 0xE0000 && c <= 0xE007F)      /* tags */
+		return 0;
+	return 1;
+}
+
+char *
+md_slug(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), i = 0, k;
+	struct buf b;
+	uint32_t c;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	while (i < n) {
+		k = utf8_decode(s + i, n - i, &c);
+		if (k == 0) {
+			i++;
+			continue;
+		}
+		i += k;
+		if (c < 0x80) {
+			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			    c == '-' || c == '_')
+				buf_putc(&b, (int)c);
+			else if (c >= 'A' && c <= 'Z')
+				buf_putc(&b, (int)(c + 32));
+			else if (c == ' ')
+				buf_putc(&b, '-');
+			continue;
+		}
+		if (S_keep_non_ascii(c))
+			buf_put_utf8(&b, S_lower(c));
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * The slugger is an open-addressing hash set of the slugs handed out,
+ * with the next suffix to try for each base, so a file with a hundred
+ * thousand identical headings stays linear.
+ */
+
+void
+md_slugger_init(struct md_slugger *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void
+md_slugger_free(struct md_slugger *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->cap; i++)
+		free(s->used[i]);
+	free(s->used);
+	free(s->next);
+	md_slugger_init(s);
+}
+
+static size_t
+S_slot(const struct md_slugger *s, const char *key)
+{
+	size_t mask = s->cap - 1;
+	size_t i = (size_t)hash_fnv1a(key, strlen(key), HASH_FNV_SEED) & mask;
+
+	while (s->used[i] != NULL && strcmp(s->used[i], key) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void
+S_grow(struct md_slugger *s)
+{
+	char **old = s->used;
+	size_t *oldnext = s->next, oldcap = s->cap, i;
+
+	s->cap = oldcap ? oldcap * 2 : 64;
+	s->used = xcalloc(s->cap, sizeof(*s->used));
+	s->next = xcalloc(s->cap, sizeof(*s->next));
+	for (i = 0; i < oldcap; i++)
+		if (old[i] != NULL) {
+			size_t j = S_slot(s, old[i]);
+
+			s->used[j] = old[i];
+			s->next[j] = oldnext[i];
+		}
+	free(old);
+	free(oldnext);
+}
+
+/* Adds key if absent; returns its slot. */
+static size_t
+S_add(struct md_slugger *s, const char *key, int *added)
+{
+	size_t i;
+
+	if ((s->len + 1) * 2 > s->cap)
+		S_grow(s);
+	i = S_slot(s, key);
+	*added = s->used[i] == NULL;
+	if (*added) {
+		s->used[i] = xstrdup(key);
+		s->next[i] = 1;
+		s->len++;
+	}
+	return i;
+}
+
+void
+md_slugger_reserve(struct md_slugger *s, const char *id)
+{
+	int added;
+
+	S_add(s, id, &added);
+}
+
+char *
+md_slugger_take(struct md_slugger *s, const char *slug)
+{
+	size_t base, n;
+	int added;
+	char *cand;
+
+	base = S_add(s, slug, &added);
+	if (added)
+		return xstrdup(slug);
+	for (;;) {
+		n = s->next[base]++;
+		cand = xasprintf("%s-%zu", slug, n);
+		S_add(s, cand, &added);
+		if (added)
+			return cand;
+		free(cand);
+		/* S_add may have grown the table: find the base again. */
+		base = S_slot(s, slug);
+	}
+}
+
+int
+md_slugger_has(const struct md_slugger *s, const char *id)
+{
+	return s->cap > 0 && s->used[S_slot(s, id)] != NULL;
+}
