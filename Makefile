@@ -25,8 +25,12 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*_test.c))
 UNITS    := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 ASAN_UNITS := $(UNIT_SRCS:tests/unit/%.c=build/asan/unit/%)
 HDRS     := $(wildcard gen/*.h) tests/unit/check.h
+FUZZ_CC  ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJS := $(LIB_SRCS:gen/%.c=build/fuzz/obj/%.o)
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 
-.PHONY: all deps test-deps site test unit bench fuzz install uninstall clean
+.PHONY: all deps test-deps site test unit bench fuzz fuzz-targets install uninstall clean
 
 all: deps quizdeck site
 
@@ -38,6 +42,10 @@ test-deps:
 	@if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules ]; then \
 		echo "quizdeck: npm ci in tests/browser" >&2; \
 		(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error); \
+	fi
+	@if [ -f tests/html/package.json ] && [ ! -d tests/html/node_modules ]; then \
+		echo "quizdeck: npm ci in tests/html" >&2; \
+		(cd tests/html && npm ci --no-audit --no-fund --loglevel=error); \
 	fi
 
 quizdeck: $(OBJS)
@@ -63,6 +71,16 @@ build/asan/quizdeck: $(ASAN_OBJS) gen/main.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ gen/main.c $(ASAN_OBJS) $(PKG_LIBS)
 
+# libFuzzer targets: the library once with clang's sanitizers, each target linked against it.
+build/fuzz/obj/%.o: gen/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ALL_CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(ALL_CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+
+fuzz-targets: $(FUZZ_TARGETS)
+
 tests/toml-decode: tests/toml-decode.c $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
 
@@ -72,14 +90,14 @@ site: quizdeck
 
 unit: $(UNITS) $(ASAN_UNITS)
 
-test: deps test-deps quizdeck build/asan/quizdeck tests/toml-decode unit
+test: deps test-deps quizdeck build/asan/quizdeck tests/toml-decode unit fuzz-targets
 	@sh tests/run
 
 bench: deps quizdeck
 	@sh tools/deps.sh bench || true
 	@sh tests/bench/run.sh
 
-fuzz:
+fuzz: deps fuzz-targets
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: quizdeck
