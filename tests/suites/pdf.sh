@@ -53,7 +53,7 @@ while read -r paper card per w h; do
 	pages=$(info "$pdf" Pages)
 	size=$(info "$pdf" "Page size")
 	if [ "$rc" -ne 0 ] || [ "$pages" != "$want" ]; then
-		fail "$what" "want $want pages ($per cards a sheet), got ${pages:-none} (exit $rc)"
+		fail "$what" "want $want pages ($per cards a sheet), got ${pages:-none} (exit $rc): $(tail -c 300 "$tmp/size-$paper-$card.err")"
 		continue
 	fi
 	if echo "$size" | awk -v w="$w" -v h="$h" '{
