@@ -23,9 +23,8 @@ int pdf_write_calibration(const struct print_config *pc, const char *path,
     struct diag_list *dl);
 
 /*
- * Frees the font caches that Pango, Cairo and fontconfig keep for the
- * life of the process, so leak checkers see a clean exit. Call once, at
- * exit, after the last PDF (or none); nothing here may run after it.
+ * Releases Pango's default font map, so leak checkers see its caches
+ * freed. Call once, at exit, after the last PDF (or none).
  */
 void pdf_cleanup(void);
 
