@@ -25,6 +25,8 @@ esac
 
 missing=
 for p in $want; do
+	# Node from nodesource.com ships its own npm, which conflicts with Debian's.
+	[ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
 		missing="$missing $p"
 	fi
