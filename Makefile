@@ -76,10 +76,16 @@ build/fuzz/obj/%.o: gen/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ALL_CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
-	$(FUZZ_CC) $(ALL_CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) tests/fuzz/fuzz_util.h
+	$(FUZZ_CC) $(ALL_CFLAGS) -Itests/fuzz -O1 $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
+
+# Made through a pattern rule, the objects would count as intermediate and be deleted.
+.SECONDARY: $(FUZZ_OBJS)
 
 fuzz-targets: $(FUZZ_TARGETS)
+
+# Keep the sanitised objects between runs: they are only ever prerequisites.
+.SECONDARY: $(FUZZ_OBJS)
 
 tests/toml-decode: tests/toml-decode.c $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
