@@ -522,7 +522,11 @@ S_url_encode(const char *s)
 	return buf_detach(&b);
 }
 
-/* Before the first good build: the errors, and the script that reloads when fixed. */
+/*
+ * Before the first good build: a page that says the first build is still
+ * running or shows its errors, with the script that reloads it once a
+ * build succeeds.
+ */
 static enum MHD_Result
 S_send_no_site(struct serve *sv, struct MHD_Connection *conn)
 {
@@ -532,16 +536,22 @@ S_send_no_site(struct serve *sv, struct MHD_Connection *conn)
 	size_t len;
 
 	buf_init(&b);
-	buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	    "<title>quizdeck serve: the site does not build</title>\n</head>\n<body>\n"
-	    "<h1>The site does not build yet</h1>\n"
-	    "<p>Fix the problems below; this page reloads by itself once the build succeeds.</p>\n"
-	    "<pre>");
+	buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
 	pthread_mutex_lock(&sv->st.lock);
-	S_put_escaped(&b, sv->st.error ? sv->st.error : "building...");
+	if (sv->st.error) {
+		buf_puts(&b, "<title>quizdeck serve: the site does not build</title>\n</head>\n<body>\n"
+		    "<h1>The site does not build yet</h1>\n"
+		    "<p>Fix the problems below; this page reloads by itself once the build succeeds.</p>\n"
+		    "<pre>");
+		S_put_escaped(&b, sv->st.error);
+		buf_puts(&b, "</pre>\n");
+	} else
+		buf_puts(&b, "<title>quizdeck serve: building</title>\n</head>\n<body>\n"
+		    "<h1>Building the site</h1>\n"
+		    "<p>This page reloads by itself when the first build is done.</p>\n");
 	pthread_mutex_unlock(&sv->st.lock);
 	tag = S_reload_tag(sv);
-	buf_printf(&b, "</pre>\n%s\n</body>\n</html>\n", tag);
+	buf_printf(&b, "%s\n</body>\n</html>\n", tag);
 	free(tag);
 	len = b.len;
 	r = MHD_create_response_from_buffer(len, buf_detach(&b), MHD_RESPMEM_MUST_FREE);
@@ -625,8 +635,8 @@ S_answer(void *cls, struct MHD_Connection *conn, const char *url,
 			/* Relative links in the page resolve against the folder only with the slash. */
 			char *loc = S_url_encode(url);
 			char *where = xasprintf("%s/", loc);
-			struct MHD_Response *r = MHD_create_response_from_buffer(0, (void *)"",
-			    MHD_RESPMEM_PERSISTENT);
+			struct MHD_Response *r = MHD_create_response_from_buffer(0,
+			    (void *)(uintptr_t)"", MHD_RESPMEM_PERSISTENT);
 
 			if (r != NULL)
 				MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, where);
@@ -720,12 +730,14 @@ S_watch_tree(struct serve *sv, const char *rel)
 		if ((d = opendir(full)) != NULL) {
 			while ((de = readdir(d)) != NULL) {
 				char *child, *childfull;
+				struct stat sb;
 
 				if (S_ignored_name(de->d_name))
 					continue;
 				child = path_join(dir, de->d_name);
 				childfull = path_join(sv->root, child);
-				if (path_is_dir(childfull)) {
+				/* lstat: a symbolic link to a parent folder must not loop forever. */
+				if (lstat(childfull, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 					todo = xgrow(todo, &cap, ntodo + 1, sizeof(*todo));
 					todo[ntodo++] = child;
 				} else

@@ -1,0 +1,274 @@
+#!/bin/sh
+# make bench: how fast quizdeck builds, against the floor and Hugo.
+#
+#   sh tests/bench/run.sh            everything, in at most about 10 minutes
+#   BENCH_RUNS=3 BENCH_ONLY=bank sh tests/bench/run.sh   a quicker look
+#
+# Writes synthetic sites (gen-site.py) into tmpfs, times each command as
+# the median of BENCH_RUNS runs (default 5) after one warm-up, with min,
+# max and peak memory, and prints a table of medians and of the ratios
+# the targets are stated in. Nothing here passes or fails: the numbers
+# are for reading, and they are only as good as the machine is quiet
+# (the load average is printed first for that reason).
+#
+#   BENCH_DIR    where the corpora go (default /dev/shm/quizdeck-bench:
+#                rewriting 10,000 files on a disk gets slower run after
+#                run, which would time the disk, not quizdeck)
+#   BENCH_ONLY   pages | bank: one corpus only
+#   BENCH_KEEP=1 leave the corpora and outputs behind
+#   BENCH_SLOW   a warm-up longer than this many seconds (default 60) is
+#                reported as the only run, so a slow build cannot hold
+#                `make bench` for an hour
+#   BENCH_LIMIT  a warm-up still running after this many seconds (default
+#                90) is stopped and reported as timed out
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+export LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
+repo=$PWD
+Q=$repo/quizdeck
+RUNS=${BENCH_RUNS:-5}
+SLOW=${BENCH_SLOW:-60}
+LIMIT=${BENCH_LIMIT:-90}
+ONLY=${BENCH_ONLY:-}
+if [ -n "${BENCH_DIR:-}" ]; then
+	ROOT=$BENCH_DIR
+elif [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	ROOT=/dev/shm/quizdeck-bench
+else
+	ROOT=${TMPDIR:-/tmp}/quizdeck-bench
+	echo "bench: no writable /dev/shm; using $ROOT (disk timings drift)" >&2
+fi
+RES=$ROOT/results
+
+cleanup() {
+	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$ROOT"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ ! -x "$Q" ]; then
+	echo "bench: no ./quizdeck; run make quizdeck first" >&2
+	exit 2
+fi
+TIME=
+[ -x /usr/bin/time ] && TIME=/usr/bin/time
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT" || exit 2
+: >"$RES"
+
+echo "quizdeck bench: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
+	"$RUNS runs after a warm-up, in $ROOT"
+echo "  $($Q --version)"
+command -v cmark-gfm >/dev/null && echo "  $(cmark-gfm --version | head -n 1)"
+command -v hugo >/dev/null && echo "  $(hugo version | cut -d' ' -f1-2)"
+[ -z "$TIME" ] && echo "  no /usr/bin/time (Debian package time): no peak memory"
+echo
+
+# --- helpers --------------------------------------------------------------
+
+# ns: a monotonic-enough clock in nanoseconds (GNU date).
+ns() {
+	date +%s%N
+}
+
+# bench_run KEY CMD...: a warm-up, then $RUNS timed runs of CMD with its
+# output discarded. Appends "KEY median min max peak_kb" (seconds) to
+# $RES, or "KEY failed" after printing the command's complaint.
+bench_run() {
+	key=$1
+	shift
+	printf 'bench: %-26s ' "$key" >&2
+	: >"$ROOT/times"
+	: >"$ROOT/mems"
+	t0=$(ns)
+	if [ -n "$TIME" ]; then
+		$TIME -f %M -o "$ROOT/mem" timeout "$LIMIT" "$@" >/dev/null 2>"$ROOT/err"
+	else
+		timeout "$LIMIT" "$@" >/dev/null 2>"$ROOT/err"
+	fi
+	rc=$?
+	t1=$(ns)
+	if [ "$rc" -eq 124 ]; then
+		echo "TIMED OUT after $LIMIT s" >&2
+		echo "$key failed" >>"$RES"
+		return 1
+	elif [ "$rc" -ne 0 ]; then
+		echo "FAILED: $(grep -v '^Command exited' "$ROOT/err" | head -c 600)" >&2
+		echo "$key failed" >>"$RES"
+		return 1
+	fi
+	i=0
+	if [ $(((t1 - t0) / 1000000000)) -ge "$SLOW" ]; then
+		echo $((t1 - t0)) >>"$ROOT/times"
+		[ -n "$TIME" ] && tail -n 1 "$ROOT/mem" >>"$ROOT/mems"
+		printf '(warm-up only: over %s s) ' "$SLOW" >&2
+		i=$RUNS
+	fi
+	while [ "$i" -lt "$RUNS" ]; do
+		t0=$(ns)
+		if [ -n "$TIME" ]; then
+			$TIME -f %M -o "$ROOT/mem" "$@" >/dev/null 2>&1
+		else
+			"$@" >/dev/null 2>&1
+		fi
+		t1=$(ns)
+		echo $((t1 - t0)) >>"$ROOT/times"
+		[ -n "$TIME" ] && tail -n 1 "$ROOT/mem" >>"$ROOT/mems"
+		i=$((i + 1))
+	done
+	peak=$(sort -n "$ROOT/mems" | tail -n 1)
+	line=$(sort -n "$ROOT/times" | awk -v key="$key" -v peak="${peak:--}" '
+		{ a[NR] = $1 }
+		END {
+			m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+			printf "%s %.4f %.4f %.4f %s\n", key, m / 1e9, a[1] / 1e9, a[NR] / 1e9, peak
+		}')
+	echo "$line" >>"$RES"
+	echo "$line" | awk '{ printf "%.3f s (min %.3f, max %.3f)\n", $2, $3, $4 }' >&2
+}
+
+# The floor: the reference parser over every source, in one process. A
+# script rather than a function, so /usr/bin/time can run it.
+FLOOR='find "$1/content" -type f -name "*.md" -print0 | xargs -0 cat |
+	cmark-gfm -e table -e tasklist -e strikethrough -e autolink >/dev/null'
+
+# src_bytes DIR: bytes of the site's sources (content/ and site.toml).
+src_bytes() {
+	find "$1/content" "$1/site.toml" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# gen KIND NAME [ARGS]: a corpus, with the repo's theme so the bench
+# times this tree's templates whatever is installed.
+gen() {
+	kind=$1 name=$2
+	shift 2
+	python3 tests/bench/gen-site.py "$kind" "$ROOT/$name" "$@" >/dev/null || exit 2
+	case " $* " in
+	*" --hugo "*) ;;
+	*)
+		if [ -d themes/default ]; then
+			mkdir -p "$ROOT/$name/themes"
+			cp -R themes/default "$ROOT/$name/themes/"
+		fi
+		echo "$name $(src_bytes "$ROOT/$name")" >>"$ROOT/sizes"
+		;;
+	esac
+}
+
+# --- corpora ----------------------------------------------------------------
+
+t0=$(ns)
+: >"$ROOT/sizes"
+if [ "$ONLY" != bank ]; then
+	gen pages pages
+	gen pages pages-10 --scale 0.1
+	if command -v hugo >/dev/null; then
+		gen pages hugo --hugo
+		gen pages hugo-10 --hugo --scale 0.1
+	fi
+fi
+if [ "$ONLY" != pages ]; then
+	gen bank bank
+	gen bank bank-10 --scale 0.1
+fi
+echo "bench: corpora written in $(( ($(ns) - t0) / 1000000 )) ms" >&2
+
+# --- timings ----------------------------------------------------------------
+
+for scale in "" -10; do
+	if [ "$ONLY" != bank ]; then
+		d=$ROOT/pages$scale
+		bench_run "pages$scale.build" "$Q" build -C "$d"
+		command -v cmark-gfm >/dev/null && bench_run "pages$scale.floor" sh -c "$FLOOR" floor "$d"
+		if command -v hugo >/dev/null; then
+			bench_run "pages$scale.hugo" hugo --quiet --noBuildLock -s "$ROOT/hugo$scale" \
+				-d "$ROOT/hugo$scale-out" --cacheDir "$ROOT/hugo-cache"
+		fi
+	fi
+	if [ "$ONLY" != pages ]; then
+		d=$ROOT/bank$scale
+		bench_run "bank$scale.html" "$Q" build -C "$d" --no-pdf
+		command -v cmark-gfm >/dev/null && bench_run "bank$scale.floor" sh -c "$FLOOR" floor "$d"
+		bench_run "bank$scale.pdf" "$Q" print -C "$d" -o "$ROOT/bank$scale-print"
+		cat "$d"/content/cards/*.md | grep -c '^## ' | sed "s/^/bank$scale /" >>"$ROOT/cards"
+	fi
+done
+
+# Rebuild latency in `quizdeck serve`: edit one question, time until the
+# reload event. Its own warm-up is serve's first build.
+if [ "$ONLY" != pages ]; then
+	printf 'bench: %-26s ' "bank.rebuild" >&2
+	if python3 tests/bench/rebuild.py --quizdeck "$Q" --site "$ROOT/bank" \
+	    --edits $((RUNS * 4 + 1)) --budget 30 >"$ROOT/rebuild" 2>"$ROOT/err"; then
+		cat "$ROOT/rebuild" >>"$RES"
+		awk '{ printf "%s%.1f ms (min %.1f, max %.1f)", (NR > 1 ? "; server " : ""), \
+			$2 * 1000, $3 * 1000, $4 * 1000 } END { print "" }' "$ROOT/rebuild" >&2
+	else
+		echo "FAILED: $(head -c 600 "$ROOT/err")" >&2
+		echo "bank.rebuild failed" >>"$RES"
+	fi
+fi
+
+# --- the table ---------------------------------------------------------------
+
+echo
+awk -v sizes="$ROOT/sizes" -v cards="$ROOT/cards" '
+function get(k) { return (k in med) ? med[k] : "" }
+function sec(k) { return (k in med) ? sprintf("%8.3f", med[k]) : "       -" }
+function mb(kb) { return kb == "-" || kb == "" ? "      -" : sprintf("%7.0f", kb / 1024) }
+function ratio(a, b) { return (a != "" && b != "" && b > 0) ? sprintf("%6.2f", a / b) : "     -" }
+BEGIN {
+	while ((getline line < sizes) > 0) { split(line, f, " "); src[f[1]] = f[2] }
+	while ((getline line < cards) > 0) { split(line, f, " "); ncards[f[1]] = f[2] }
+}
+$2 == "failed" { failed[$1] = 1; order[++n] = $1; next }
+{ med[$1] = $2; lo[$1] = $3; hi[$1] = $4; peak[$1] = $5; order[++n] = $1 }
+END {
+	printf "%-26s %8s %8s %8s %8s\n", "seconds", "median", "min", "max", "peak MB"
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		if (k in failed) { printf "%-26s   failed\n", k; continue }
+		if (k ~ /rebuild/) continue
+		printf "%-26s %8.3f %8.3f %8.3f %8s\n", k, med[k], lo[k], hi[k], mb(peak[k])
+	}
+	print ""
+	printf "%-44s %8s   %s\n", "ratio", "measured", "target"
+	printf "%-44s %8s   %s\n", "pages build / Hugo", ratio(get("pages.build"), get("pages.hugo")), "<= 0.3"
+	printf "%-44s %8s   %s\n", "pages build / floor", ratio(get("pages.build"), get("pages.floor")), "< 1"
+	printf "%-44s %8s   %s\n", "pages-10 build / Hugo", ratio(get("pages-10.build"), get("pages-10.hugo")), "(for scale)"
+	printf "%-44s %8s   %s\n", "bank HTML / floor", ratio(get("bank.html"), get("bank.floor")), "<= 1.2"
+	for (s = 0; s < 2; s++) {
+		c = s ? "bank-10" : "bank"
+		k = c ".pdf"
+		if (get(k) != "" && ncards[c] > 0)
+			printf "%-44s %8.0f   %s\n", c " PDF cards/s (" ncards[c] " cards)", ncards[c] / med[k], ">= 3000"
+	}
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		if (k ~ /^(pages|bank)(-10)?\.(build|html|pdf)$/ && !(k in failed)) {
+			base = k; sub(/-10\..*/, "", base); sub(/\..*/, "", base)
+			corp = k; sub(/\..*/, "", corp)
+			if (peak[k] != "-" && (corp in src)) {
+				limit = 2 * src[corp] / 1048576 + 64
+				printf "%-44s %8s   %s\n", k " peak MB / (2 x " sprintf("%.0f", src[corp] / 1048576) " MB + 64)", \
+					ratio(peak[k] / 1024, limit), "<= 1"
+			}
+		}
+	}
+	split("pages.build bank.html bank.pdf", full, " ")
+	for (i = 1; i <= 3; i++) {
+		k = full[i]; t = k; sub(/\./, "-10.", t)
+		printf "%-44s %8s   %s\n", k " full / tenth", ratio(get(k), get(t)), "<= 11"
+	}
+	if (get("bank.pdf") != "" && peak["bank-10.pdf"] != "-" && peak["bank.pdf"] != "-")
+		printf "%-44s %8s   %s\n", "PDF peak memory, full / tenth", ratio(peak["bank.pdf"], peak["bank-10.pdf"]), "flat (about 1)"
+	if ("bank.rebuild" in med) {
+		printf "%-44s %8.1f   %s\n", "bank: edit a question -> reload event, ms", med["bank.rebuild"] * 1000, "< 100"
+		printf "%-44s %8.1f   %s\n", "  of which the rebuild itself (median), ms", med["bank.rebuild-server"] * 1000, ""
+	} else
+		printf "%-44s %8s   %s\n", "bank: edit a question -> reload event, ms", "-", "< 100"
+}' "$RES"
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (figures from a busy machine run slow)"
+exit 0
