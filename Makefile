@@ -79,9 +79,6 @@ build/fuzz/obj/%.o: gen/%.c $(HDRS)
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) tests/fuzz/fuzz_util.h
 	$(FUZZ_CC) $(ALL_CFLAGS) -Itests/fuzz -O1 $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(PKG_LIBS)
 
-# Made through a pattern rule, the objects would count as intermediate and be deleted.
-.SECONDARY: $(FUZZ_OBJS)
-
 fuzz-targets: $(FUZZ_TARGETS)
 
 # Keep the sanitised objects between runs: they are only ever prerequisites.

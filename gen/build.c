@@ -11,12 +11,14 @@
 #include <string.h>
 #include <dirent.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "html.h"
 #include "pdf.h"
+#include "pool.h"
 #include "util.h"
 
 volatile sig_atomic_t build_cancelled;
@@ -132,6 +134,45 @@ out:
 }
 
 /*
+ * The build replaces the output folder as a whole and deletes the old one:
+ * that must never be a folder of someone else's files (`-o ~/Documents`).
+ * An existing output must be a folder that is empty or holds an
+ * index.html (a previous build). Returns 0 if it may be replaced.
+ */
+static int
+S_check_replaceable(const char *outdir, struct diag_list *dl)
+{
+	struct dirent *de;
+	struct stat st;
+	int entries = 0, index = 0;
+	DIR *d;
+
+	if (stat(outdir, &st) == -1)
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		diag_error(dl, NULL, 0, 0, "the output %s exists and is not a folder", outdir);
+		return -1;
+	}
+	if ((d = opendir(outdir)) == NULL) {
+		diag_error(dl, NULL, 0, 0, "cannot read the output folder %s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		entries++;
+		index |= strcmp(de->d_name, "index.html") == 0;
+	}
+	closedir(d);
+	if (entries > 0 && !index) {
+		diag_error(dl, NULL, 0, 0, "refusing to replace %s: it holds files but no index.html, "
+		    "so it is not a previous build; remove it or choose another folder with -o", outdir);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Removes staging folders of builds that died without cleaning up (their
  * process is gone). Called with the build lock held.
  */
@@ -194,6 +235,12 @@ S_lock(const char *outdir, struct diag_list *dl)
 }
 
 static int
+S_jobs(const struct build_options *opt)
+{
+	return opt->jobs > 0 ? opt->jobs : pool_default_threads();
+}
+
+static int
 S_wanted(const struct build_options *opt, const struct deck *d)
 {
 	size_t i;
@@ -206,59 +253,193 @@ S_wanted(const struct build_options *opt, const struct deck *d)
 	return 0;
 }
 
-/* Writes each wanted deck's PDF below dir/print/. */
+/* One deck's PDF, written by a job of S_write_pdfs. */
+struct deck_job {
+	const struct deck *deck;
+	char *path;                /* where it goes */
+	char *tmp;                 /* where it is written: path, or beside it when in place */
+	struct diag_list dl;
+	int rc;
+};
+
+struct deck_batch {
+	const struct site *site;
+	struct deck_job *jobs;
+	struct deck_job **order;   /* the jobs, longest deck first */
+	int nthreads;              /* threads inside one deck */
+	atomic_size_t failed;      /* the first deck that failed; later ones need not run */
+};
+
+static void
+S_deck_job(void *arg, size_t i, int worker)
+{
+	struct deck_batch *db = arg;
+	struct deck_job *j = db->order[i];
+	size_t k = (size_t)(j - db->jobs), first;
+
+	(void)worker;
+	if (k > atomic_load(&db->failed) || build_should_stop())
+		j->rc = -1;
+	else
+		j->rc = pdf_write_deck(db->site, j->deck, &db->site->cfg.print, j->tmp,
+		    db->nthreads, &j->dl);
+	if (j->rc == -1) {
+		first = atomic_load(&db->failed);
+		while (k < first && !atomic_compare_exchange_weak(&db->failed, &first, k))
+			;
+	}
+}
+
+/* Longest deck first, so the threads finish together; ties in deck order. */
+static int
+S_cmp_deck_size(const void *a, const void *b)
+{
+	const struct deck_job *x = *(struct deck_job *const *)a, *y = *(struct deck_job *const *)b;
+
+	if (x->deck->ncards != y->deck->ncards)
+		return x->deck->ncards > y->deck->ncards ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Writes each wanted deck's PDF below dir/print/: several decks at once,
+ * each on one thread, or a lone deck with all the threads. What the decks
+ * leave is gathered in deck order, up to the first that failed, as if
+ * they had run one after another and stopped there.
+ */
 static int
 S_write_pdfs(const struct site *site, const struct build_options *opt,
     const char *dir, int in_place, struct diag_list *dl)
 {
 	char *printdir = path_join(dir, "print");
-	size_t i;
-	int rc = 0;
+	struct deck_batch db;
+	size_t i, n = 0;
+	int rc = 0, nthreads = S_jobs(opt);
 
+	memset(&db, 0, sizeof(db));
 	if (dir_make(printdir) == -1) {
 		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", printdir, strerror(errno));
 		rc = -1;
 		goto out;
 	}
-	for (i = 0; i < site->ndecks && rc == 0; i++) {
+	db.site = site;
+	db.jobs = xcalloc(site->ndecks + 1, sizeof(*db.jobs));
+	db.order = xcalloc(site->ndecks + 1, sizeof(*db.order));
+	for (i = 0; i < site->ndecks; i++) {
 		const struct deck *d = site->decks[i];
-		char *name, *path, *tmp;
+		struct deck_job *j = &db.jobs[n];
+		char *name;
 
 		if (!S_wanted(opt, d))
 			continue;
+		j->deck = d;
 		name = xasprintf("%s.pdf", d->slug);
-		path = path_join(printdir, name);
-		/* In place (`quizdeck print`), each file goes through a temporary name. */
-		tmp = in_place ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : xstrdup(path);
-		if (build_should_stop())
-			rc = -1;
-		else if (pdf_write_deck(site, d, &site->cfg.print, tmp, dl) == -1)
-			rc = -1;
-		else if (in_place && rename(tmp, path) == -1) {
-			diag_error(dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
-			rc = -1;
-		}
-		if (rc == -1 && in_place)
-			unlink(tmp);
-		free(tmp);
-		free(path);
+		j->path = path_join(printdir, name);
 		free(name);
+		/* In place (`quizdeck print`), each file goes through a temporary name. */
+		j->tmp = in_place ? xasprintf("%s.tmp-%ld", j->path, (long)getpid()) : xstrdup(j->path);
+		diag_init(&j->dl);
+		db.order[n] = j;
+		n++;
+	}
+	if (n > 1)
+		qsort(db.order, n, sizeof(*db.order), S_cmp_deck_size);
+	db.nthreads = n > 1 ? 1 : nthreads;
+	atomic_init(&db.failed, SIZE_MAX);
+	pool_run(n > 1 ? nthreads : 1, n, S_deck_job, &db);
+	for (i = 0; i < n; i++) {
+		struct deck_job *j = &db.jobs[i];
+
+		if (rc == 0) {
+			diag_move(dl, &j->dl);
+			rc = j->rc;
+			if (rc == 0 && in_place && rename(j->tmp, j->path) == -1) {
+				diag_error(dl, NULL, 0, 0, "cannot write %s: %s", j->path, strerror(errno));
+				rc = -1;
+			}
+			if (rc == -1 && in_place)
+				unlink(j->tmp);
+		} else if (in_place)
+			unlink(j->tmp);
+		diag_free(&j->dl);
+		free(j->tmp);
+		free(j->path);
 	}
 out:
+	free(db.jobs);
+	free(db.order);
 	free(printdir);
 	return rc;
 }
 
+struct removal {
+	char **paths;
+	int *failed;
+};
+
+static void
+S_remove_job(void *arg, size_t i, int worker)
+{
+	struct removal *rm = arg;
+
+	(void)worker;
+	rm->failed[i] = dir_remove(rm->paths[i]) == -1;
+}
+
+/*
+ * dir_remove(path), the folders two levels down removed on nthreads
+ * threads: a previous site has one folder per page.
+ */
+static int
+S_remove_tree(const char *path, int nthreads)
+{
+	struct removal rm = { NULL, NULL };
+	size_t n = 0, cap = 0, i;
+	struct dirent *de, *de2;
+	DIR *d, *d2;
+	int rc = 0;
+
+	if ((d = opendir(path)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			char *sub;
+
+			if (de->d_type != DT_DIR || de->d_name[0] == '.')
+				continue;
+			sub = path_join(path, de->d_name);
+			if ((d2 = opendir(sub)) != NULL) {
+				while ((de2 = readdir(d2)) != NULL) {
+					if (strcmp(de2->d_name, ".") == 0 || strcmp(de2->d_name, "..") == 0)
+						continue;
+					rm.paths = xgrow(rm.paths, &cap, n + 1, sizeof(*rm.paths));
+					rm.paths[n++] = path_join(sub, de2->d_name);
+				}
+				closedir(d2);
+			}
+			free(sub);
+		}
+		closedir(d);
+	}
+	rm.failed = xcalloc(n + 1, sizeof(*rm.failed));
+	pool_run(nthreads, n, S_remove_job, &rm);
+	for (i = 0; i < n; i++) {
+		rc |= rm.failed[i] ? -1 : 0;
+		free(rm.paths[i]);
+	}
+	free(rm.paths);
+	free(rm.failed);
+	return dir_remove(path) == -1 ? -1 : rc;
+}
+
 /* Puts staging where outdir was, atomically when outdir exists. */
 static int
-S_swap(const char *staging, const char *outdir, struct diag_list *dl)
+S_swap(const char *staging, const char *outdir, int nthreads, struct diag_list *dl)
 {
 	char *old = NULL;
 	int rc = -1;
 
 	if (renameat2(AT_FDCWD, staging, AT_FDCWD, outdir, RENAME_EXCHANGE) == 0) {
 		/* staging now holds the previous output. */
-		if (dir_remove(staging) == -1)
+		if (S_remove_tree(staging, nthreads) == -1)
 			diag_warning(dl, NULL, 0, 0, "cannot remove the previous output, now at %s", staging);
 		return 0;
 	}
@@ -312,23 +493,26 @@ build_run(const struct site *site, const struct build_options *opt,
 		rc = S_write_pdfs(site, opt, opt->outdir, 1, dl);
 		goto out;
 	}
+	if (S_check_replaceable(opt->outdir, dl) == -1)
+		goto out;
 	staging = xasprintf("%s.staging-%ld", opt->outdir, (long)getpid());
 	dir_remove(staging);
 	if (dir_make(staging) == -1) {
 		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", staging, strerror(errno));
 		goto out;
 	}
-	if (html_build(site, staging, dl) == -1 || build_should_stop())
+	if (html_build(site, staging, S_jobs(opt), dl) == -1 || build_should_stop())
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, staging, 0, dl) == -1 || build_should_stop()))
 		goto out;
-	if (S_swap(staging, opt->outdir, dl) == -1)
+	if (S_swap(staging, opt->outdir, S_jobs(opt), dl) == -1)
 		goto out;
 	rc = 0;
 out:
 	if (rc == -1 && staging)
 		dir_remove(staging);
-	if (build_should_stop()) {
+	/* A signal after the swap comes too late to stop anything: the build is done. */
+	if (rc == -1 && build_should_stop()) {
 		diag_error(dl, NULL, 0, 0, "interrupted by signal %d: the previous output is untouched",
 		    (int)build_cancelled);
 		rc = -1;

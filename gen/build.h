@@ -26,6 +26,7 @@ struct build_options {
 	char **decks;              /* only these decks (by slug) when ndecks > 0 */
 	size_t ndecks;
 	int progress;              /* a progress line on a terminal */
+	int jobs;                  /* threads for pages and decks; 0: one per core */
 };
 
 /*

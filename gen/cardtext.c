@@ -467,16 +467,72 @@ cardtext_new(const struct block_range *back)
 
 /* ---- laying out ------------------------------------------------------ */
 
+/*
+ * Bounds on what Pango is given, so hostile content costs seconds, not
+ * hours. Pango breaks a word that has no break opportunity in time
+ * quadratic in its length (a card with a 40,000-letter word took 40 s):
+ * a zero-width space after every CARDTEXT_MAX_RUN characters of an
+ * unbroken run keeps it linear (no word is that long, and such a run is
+ * broken across lines anyway). And no card shows CARDTEXT_MAX_CHARS
+ * characters even at the smallest size (an A4 page holds about 15,000 at
+ * 7 pt): past that the text is cut, with an ellipsis, and the card is
+ * reported as too long as before. Tags of markup are always copied, so
+ * the markup stays balanced; an entity counts as one character.
+ */
+#define CARDTEXT_MAX_RUN 200
+#define CARDTEXT_MAX_CHARS 30000
+
+static char *
+S_bound_text(const char *s, int plain)
+{
+	struct buf b;
+	size_t run = 0, total = 0;
+	const char *end;
+
+	buf_init(&b);
+	buf_puts(&b, "");
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = 1;
+
+		if (!plain && c == '<' && (end = strchr(s, '>')) != NULL) {
+			buf_put(&b, s, (size_t)(end - s + 1));
+			s = end + 1;
+			continue;
+		}
+		if (!plain && c == '&' && (end = strchr(s, ';')) != NULL)
+			n = (size_t)(end - s + 1);
+		else
+			while ((s[n] & 0xC0) == 0x80)
+				n++;
+		if (total < CARDTEXT_MAX_CHARS) {
+			if (c == ' ' || c == '\n' || c == '\t')
+				run = 0;
+			else if (run++ >= CARDTEXT_MAX_RUN) {
+				buf_puts(&b, "\xE2\x80\x8B");
+				run = 1;
+			}
+			buf_put(&b, s, n);
+		} else if (total == CARDTEXT_MAX_CHARS)
+			buf_puts(&b, "\xE2\x80\xA6");
+		total++;
+		s += n;
+	}
+	return buf_detach(&b);
+}
+
 PangoLayout *
 cardtext_new_layout(PangoContext *pango, const char *markup, int plain)
 {
 	PangoLayout *l = pango_layout_new(pango);
+	char *text = S_bound_text(markup, plain);
 
 	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
 	if (plain)
-		pango_layout_set_text(l, markup, -1);
+		pango_layout_set_text(l, text, -1);
 	else
-		pango_layout_set_markup(l, markup, -1);
+		pango_layout_set_markup(l, text, -1);
+	free(text);
 	return l;
 }
 

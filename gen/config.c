@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "toml.h"
 #include "util.h"
@@ -37,6 +38,8 @@ config_defaults(struct config *c)
 	c->print.cut_marks = CUT_CORNERS;
 	c->print.font = xstrdup("Noto Sans");
 	c->print.min_font_size = 7;
+	c->limits.max_file_size = CONFIG_MAX_FILE_SIZE;
+	c->limits.max_elements = CONFIG_MAX_ELEMENTS;
 }
 
 void
@@ -372,6 +375,23 @@ S_read_markdown(struct reader *r, struct config *c, const struct toml_value *t)
 }
 
 static void
+S_read_limits(struct reader *r, struct config *c, const struct toml_value *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->u.t.len; i++) {
+		const struct toml_keyval *kv = &t->u.t.items[i];
+
+		if (strcmp(kv->key, "max_file_size") == 0)
+			S_integer(r, kv, &c->limits.max_file_size, 1024, 1024L * 1024 * 1024);
+		else if (strcmp(kv->key, "max_elements") == 0)
+			S_integer(r, kv, &c->limits.max_elements, 100, 100000000);
+		else
+			S_unknown(r, kv, "limits");
+	}
+}
+
+static void
 S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
 {
 	struct print_config *p = &c->print;
@@ -434,6 +454,19 @@ S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
 	}
 }
 
+/* A BCP 47 tag's letters, digits and hyphens (it becomes the pages' lang). */
+static int
+S_language_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '-'))
+			return 0;
+	return n >= 2 && n <= 35;
+}
+
 static void
 S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 {
@@ -447,8 +480,12 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 			S_string(r, kv, &c->title);
 		else if (strcmp(k, "description") == 0)
 			S_string(r, kv, &c->description);
-		else if (strcmp(k, "language") == 0)
+		else if (strcmp(k, "language") == 0) {
 			S_string(r, kv, &c->language);
+			if (!S_language_ok(c->language))
+				S_bad(r, kv, "\"%s\" must be a language tag such as \"en\" or \"pt-BR\", not \"%s\"",
+				    c->language);
+		}
 		else if (strcmp(k, "author") == 0)
 			S_string(r, kv, &c->author);
 		else if (strcmp(k, "base_url") == 0) {
@@ -461,6 +498,11 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 			if (n > 0 && strncmp(c->base_url, "https://", 8) != 0 &&
 			    strncmp(c->base_url, "http://", 7) != 0)
 				S_bad(r, kv, "\"%s\" must start with https:// or http://, not \"%s\"", c->base_url);
+			else if (c->base_url[strcspn(c->base_url, " \"<>\\^`{|}\x7f\x01\x02\x03\x04\x05"
+			    "\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18"
+			    "\x19\x1a\x1b\x1c\x1d\x1e\x1f")] != '\0')
+				S_bad(r, kv, "\"%s\" must be a URL (spaces, quotes and <>\\^`{|} percent-encoded), not \"%s\"",
+				    c->base_url);
 		} else if (strcmp(k, "theme") == 0) {
 			S_string(r, kv, &c->theme);
 			if (c->theme[0] == '\0' || strchr(c->theme, '/') || c->theme[0] == '.')
@@ -474,6 +516,9 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 		} else if (strcmp(k, "print") == 0) {
 			if (S_want(r, kv, TOML_TABLE))
 				S_read_print(r, c, kv->value);
+		} else if (strcmp(k, "limits") == 0) {
+			if (S_want(r, kv, TOML_TABLE))
+				S_read_limits(r, c, kv->value);
 		} else
 			S_unknown(r, kv, "");
 	}
@@ -485,11 +530,19 @@ config_load(struct config *c, const char *path, struct diag_list *dl)
 	struct reader r = { path, dl, 0 };
 	struct toml_value *root = NULL;
 	struct toml_error err;
+	struct stat st;
 	char *data = NULL;
 	size_t len;
 
 	config_defaults(c);
 	c->path = xstrdup(path);
+	/* Its own limits are not known yet: the default holds for site.toml. */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > CONFIG_MAX_FILE_SIZE) {
+		diag_error(dl, path, 0, 0, "the file is %lld bytes, over the limit of %ld bytes",
+		    (long long)st.st_size, CONFIG_MAX_FILE_SIZE);
+		r.failed = 1;
+		goto out;
+	}
 	if (file_read(path, &data, &len) == -1) {
 		diag_error(dl, path, 0, 0, "cannot read the site settings: %s", strerror(errno));
 		r.failed = 1;

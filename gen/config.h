@@ -41,7 +41,22 @@ struct config {
 		int unsafe_html;
 	} markdown;
 	struct print_config print;
+	struct {
+		long max_file_size;    /* bytes per Markdown file (and site.toml) */
+		long max_elements;     /* Markdown elements (cmark nodes) per file */
+	} limits;
 };
+
+/*
+ * The default limits: what one hostile file may cost. Parsing takes up
+ * to about 160 bytes of memory per byte of Markdown (a file of one-letter
+ * list items, the worst case found), so 8 MiB bounds it near 1.3 GB;
+ * building takes up to about 3.5 KB per element (a heading: the page, the
+ * contents, the anchor), so half a million elements bound it near 1.7 GB.
+ * Real chapters and decks are a few hundred KB and a few thousand elements.
+ */
+#define CONFIG_MAX_FILE_SIZE (8L * 1024 * 1024)
+#define CONFIG_MAX_ELEMENTS 500000L
 
 /* Fills c with every default. */
 void config_defaults(struct config *c);

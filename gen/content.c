@@ -2,9 +2,11 @@
  * content: walking content/, reading files, front matter.
  *
  * The walk keeps its own stack of folders rather than recursing, so a
- * deep tree costs memory, not C stack; symbolic links to folders are not
- * followed (a link cycle would never end). Files are read as bytes;
- * only Markdown must be UTF-8.
+ * deep tree costs memory, not C stack. Symbolic links to folders are
+ * never followed (a link cycle would never end); a link to a file is
+ * followed only when its target is a regular file inside content/, so
+ * content can never pull in /etc/passwd or a device. Files are read as
+ * bytes; only Markdown must be UTF-8.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "content.h"
@@ -461,13 +463,44 @@ S_walk_push(char ***v, size_t *n, size_t *cap, char *s)
 	(*v)[(*n)++] = s;
 }
 
+/*
+ * Whether a symbolic link is followed: only to a regular file inside
+ * real_root (the resolved content folder). Otherwise a warning with the
+ * link's path says why it was left out.
+ */
+static int
+S_follow_link(const char *full, const char *real_root, const char *shown, struct diag_list *dl)
+{
+	char *real = realpath(full, NULL);
+	size_t n = strlen(real_root);
+	struct stat st;
+	int ok = 0;
+
+	if (real == NULL)
+		diag_warning(dl, shown, 0, 0,
+		    "a symbolic link that is broken or loops is not followed: %s", strerror(errno));
+	else if (strncmp(real, real_root, n) != 0 || real[n] != '/')
+		diag_warning(dl, shown, 0, 0,
+		    "a symbolic link leading outside content/ (to %s) is not followed", real);
+	else if (stat(real, &st) == -1 || S_ISDIR(st.st_mode))
+		diag_warning(dl, shown, 0, 0, "a symbolic link to a folder is not followed");
+	else if (!S_ISREG(st.st_mode))
+		diag_warning(dl, shown, 0, 0,
+		    "a symbolic link to something that is not a file (%s) is not followed", real);
+	else
+		ok = 1;
+	free(real);
+	return ok;
+}
+
 /* Reads one folder, pushing its files and sub-folders. */
 static void
-S_walk_dir(struct walk *w, const char *root, const char *rel, const char *display_prefix,
-    struct diag_list *dl)
+S_walk_dir(struct walk *w, const char *root, const char *real_root, const char *rel,
+    const char *display_prefix, struct diag_list *dl)
 {
 	char *dirpath = *rel ? path_join(root, rel) : xstrdup(root);
 	struct dirent *de;
+	int bad_line, bad_col;
 	DIR *d;
 
 	if ((d = opendir(dirpath)) == NULL) {
@@ -484,6 +517,23 @@ S_walk_dir(struct walk *w, const char *root, const char *rel, const char *displa
 		/* Dot files are editor and VCS state, never content. */
 		if (de->d_name[0] == '.')
 			continue;
+		/* A name becomes a URL and page text: it must be UTF-8. */
+		if (!utf8_validate(de->d_name, strlen(de->d_name), &bad_line, &bad_col)) {
+			char *shown = path_join(display_prefix, rel);
+			struct buf name;
+			const unsigned char *p;
+
+			buf_init(&name);
+			for (p = (const unsigned char *)de->d_name; *p; p++)
+				if (*p < 0x80 && *p >= 0x20)
+					buf_putc(&name, *p);
+				else
+					buf_printf(&name, "\\x%02x", *p);
+			diag_error(dl, shown, 0, 0, "\"%s\" is not a UTF-8 name: rename it", buf_str(&name));
+			buf_free(&name);
+			free(shown);
+			continue;
+		}
 		child = path_join(rel, de->d_name);
 		full = path_join(root, child);
 		if (lstat(full, &st) == -1) {
@@ -491,16 +541,17 @@ S_walk_dir(struct walk *w, const char *root, const char *rel, const char *displa
 			free(child);
 			continue;
 		}
-		if (S_ISLNK(st.st_mode) && stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (S_ISLNK(st.st_mode)) {
 			char *shown = path_join(display_prefix, child);
 
-			diag_warning(dl, shown, 0, 0,
-			    "a symbolic link to a folder is not followed");
+			if (S_follow_link(full, real_root, shown, dl))
+				S_walk_push(&w->files, &w->nfiles, &w->files_cap, child);
+			else
+				free(child);
 			free(shown);
-			free(child);
 		} else if (S_ISDIR(st.st_mode))
 			S_walk_push(&w->dirs, &w->ndirs, &w->dirs_cap, child);
-		else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		else if (S_ISREG(st.st_mode))
 			S_walk_push(&w->files, &w->nfiles, &w->files_cap, child);
 		else
 			free(child);
@@ -513,10 +564,21 @@ out:
 
 /* Reads one Markdown file into src; diagnostics for what is wrong with its bytes. */
 static void
-S_read_markdown(struct source *src, struct diag_list *dl)
+S_read_markdown(struct source *src, size_t max_size, struct diag_list *dl)
 {
+	struct stat st;
 	int line, col;
 
+	if (max_size > 0 && stat(src->path, &st) == 0 && (unsigned long long)st.st_size > max_size) {
+		diag_error(dl, src->display, 0, 0,
+		    "the file is %llu bytes, over the limit of %zu bytes: split it, or raise "
+		    "[limits] max_file_size in site.toml", (unsigned long long)st.st_size, max_size);
+		src->data = xstrdup("");
+		src->len = 0;
+		src->broken = 1;
+		S_set_body(src, src->data, 1);
+		return;
+	}
 	if (file_read(src->path, &src->data, &src->len) == -1) {
 		diag_error(dl, src->display, 0, 0, "cannot read the file: %s", strerror(errno));
 		src->data = xstrdup("");
@@ -547,12 +609,20 @@ int
 content_load(struct source_set *set, const char *content_dir,
     const char *display_prefix, struct diag_list *dl)
 {
+	return content_load_max(set, content_dir, display_prefix, 0, dl);
+}
+
+int
+content_load_max(struct source_set *set, const char *content_dir,
+    const char *display_prefix, size_t max_size, struct diag_list *dl)
+{
 	struct walk w;
 	size_t i, errors = dl->errors;
+	char *real_root = NULL;
 
 	memset(set, 0, sizeof(*set));
 	memset(&w, 0, sizeof(w));
-	if (!path_is_dir(content_dir)) {
+	if (!path_is_dir(content_dir) || (real_root = realpath(content_dir, NULL)) == NULL) {
 		diag_error(dl, display_prefix, 0, 0,
 		    "no content folder: the site's Markdown goes in %s/", display_prefix);
 		goto out;
@@ -561,7 +631,7 @@ content_load(struct source_set *set, const char *content_dir,
 	while (w.ndirs > 0) {
 		char *rel = w.dirs[--w.ndirs];
 
-		S_walk_dir(&w, content_dir, rel, display_prefix, dl);
+		S_walk_dir(&w, content_dir, real_root, rel, display_prefix, dl);
 		free(rel);
 	}
 	strv_sort(w.files, w.nfiles);
@@ -576,7 +646,7 @@ content_load(struct source_set *set, const char *content_dir,
 		src->fm.difficulty = DIFF_NONE;
 		src->body_line = 1;
 		if (src->kind != SOURCE_ASSET)
-			S_read_markdown(src, dl);
+			S_read_markdown(src, max_size, dl);
 		if (src->fm.draft) {
 			S_walk_push(&set->drafts, &set->ndrafts, &set->drafts_cap, xstrdup(src->rel));
 			source_free(src);
@@ -595,5 +665,6 @@ out:
 	for (i = 0; i < w.ndirs; i++)
 		free(w.dirs[i]);
 	free(w.dirs);
+	free(real_root);
 	return dl->errors > errors ? -1 : 0;
 }

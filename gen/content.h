@@ -70,6 +70,15 @@ struct source_set {
  */
 int content_load(struct source_set *set, const char *content_dir,
     const char *display_prefix, struct diag_list *dl);
+/*
+ * content_load with a size limit: a Markdown file over max_size bytes is
+ * an error naming the file and the limit, and is not read (0: no limit).
+ * Symbolic links are followed only to regular files inside content/; a
+ * link leaving content/, a broken or looping one, and one to a folder is
+ * a warning with its path, and left out.
+ */
+int content_load_max(struct source_set *set, const char *content_dir,
+    const char *display_prefix, size_t max_size, struct diag_list *dl);
 void content_free(struct source_set *set);
 
 /*

@@ -55,6 +55,24 @@ diag_add(struct diag_list *dl, enum diag_level level, const char *file,
 		dl->warnings++;
 }
 
+void
+diag_move(struct diag_list *dl, struct diag_list *from)
+{
+	size_t i;
+
+	dl->v = xgrow(dl->v, &dl->cap, dl->len + from->len, sizeof(*dl->v));
+	for (i = 0; i < from->len; i++) {
+		dl->v[dl->len] = from->v[i];
+		dl->v[dl->len].seq = dl->len;
+		dl->len++;
+	}
+	dl->errors += from->errors;
+	dl->warnings += from->warnings;
+	free(from->v);
+	from->v = NULL;
+	from->len = from->cap = from->errors = from->warnings = 0;
+}
+
 int
 diag_failed(const struct diag_list *dl)
 {
@@ -114,6 +132,23 @@ diag_sort(struct diag_list *dl)
 	dl->len = j;
 }
 
+/*
+ * Appends s with control characters shown as \xNN: file names and quoted
+ * content are the author's, and an escape sequence in them must not reach
+ * the terminal (nor a newline split a diagnostic in two).
+ */
+static void
+S_put_clean(struct buf *b, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\x%02x", *p);
+		else
+			buf_putc(b, *p);
+}
+
 static void
 S_format(struct buf *b, const struct diag *d, int color)
 {
@@ -125,7 +160,7 @@ S_format(struct buf *b, const struct diag *d, int color)
 		lvl_color = d->level == DIAG_ERROR ? "\033[1;31m" : "\033[1;35m";
 	buf_puts(b, bold);
 	if (d->file) {
-		buf_puts(b, d->file);
+		S_put_clean(b, d->file);
 		if (d->line > 0) {
 			buf_printf(b, ":%d", d->line);
 			if (d->col > 0)
@@ -135,8 +170,8 @@ S_format(struct buf *b, const struct diag *d, int color)
 	} else
 		buf_puts(b, "quizdeck: ");
 	buf_puts(b, reset);
-	buf_printf(b, "%s%s:%s %s", lvl_color,
-	    d->level == DIAG_ERROR ? "error" : "warning", reset, d->message);
+	buf_printf(b, "%s%s:%s ", lvl_color, d->level == DIAG_ERROR ? "error" : "warning", reset);
+	S_put_clean(b, d->message);
 }
 
 char *

@@ -37,6 +37,12 @@ void diag_add(struct diag_list *dl, enum diag_level level, const char *file,
 	__attribute__((format(printf, 6, 7)));
 #define diag_error(dl, f, l, c, ...) diag_add((dl), DIAG_ERROR, (f), (l), (c), __VA_ARGS__)
 #define diag_warning(dl, f, l, c, ...) diag_add((dl), DIAG_WARNING, (f), (l), (c), __VA_ARGS__)
+/*
+ * Appends the diagnostics of `from` to dl, in their order, and empties
+ * from: work done in parallel keeps a list per job, moved into the main
+ * list in job order so the output never depends on the threads.
+ */
+void diag_move(struct diag_list *dl, struct diag_list *from);
 /* True if the list holds an error (or, when strict, a warning). */
 int diag_failed(const struct diag_list *dl);
 /* Sorts by file, line, column, then order of addition; drops exact repeats. */

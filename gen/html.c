@@ -7,15 +7,20 @@
  */
 #include "html.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/tree.h>
 
+#include "build.h"
 #include "markdown.h"
+#include "pool.h"
 #include "render.h"
 #include "theme.h"
 #include "util.h"
@@ -25,6 +30,7 @@ struct html {
 	const struct theme *theme;
 	const char *outdir;
 	struct diag_list *dl;
+	int chapter_list;          /* the chapter template uses "chapters" */
 	char **urls;               /* pages written, for the sitemap */
 	size_t nurls, urls_cap;
 };
@@ -66,20 +72,42 @@ S_counts(const struct test *t)
 	return buf_detach(&b);
 }
 
-/* A URL below out/ (with any #fragment) as seen from page. */
+/* A URL below out/ (with any #fragment) as seen from page; both are file paths. */
 static char *
 S_link(const char *page, const char *target, const char *fragment)
 {
-	char *rel, *res;
+	char *rel, *res, *epage, *etarget;
 
 	if (strcmp(page, target) == 0 && fragment)
 		return xasprintf("#%s", fragment);
-	rel = path_relative(page, target);
+	epage = url_encode_path(page);
+	etarget = url_encode_path(target);
+	rel = path_relative(epage, etarget);
+	free(epage);
+	free(etarget);
 	if (fragment == NULL)
 		return rel;
 	res = xasprintf("%s#%s", rel, fragment);
 	free(rel);
 	return res;
+}
+
+/*
+ * Sets a template value to the URL of a file below out/ (percent-encoded,
+ * so odd file names survive), with an optional fragment.
+ */
+static void
+S_url_var(struct tvars *v, const char *name, const char *path, const char *fragment)
+{
+	char *url = url_encode_path(path), *s;
+
+	if (fragment) {
+		s = xasprintf("%s#%s", url, fragment);
+		free(url);
+		url = s;
+	}
+	tvars_text(v, name, url);
+	free(url);
 }
 
 static void
@@ -154,7 +182,7 @@ S_nav_item(struct tvars *v, const char *url, const char *title, int current)
 {
 	struct tvars *it = tvars_item(v, "nav");
 
-	tvars_text(it, "url", url);
+	S_url_var(it, "url", url, NULL);
 	tvars_text(it, "title", title);
 	if (current)
 		tvars_text(it, "current", "page");
@@ -194,9 +222,13 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		const char *dir_end = path_has_suffix(page, "index.html") ?
 		    page + strlen(page) - strlen("index.html") : page + strlen(page);
 
-		s = xasprintf("%s/%.*s", cfg->base_url, (int)(dir_end - page), page);
+		char *dir = xstrndup(page, (size_t)(dir_end - page)), *enc = url_encode_path(dir);
+
+		s = xasprintf("%s/%s", cfg->base_url, enc);
 		tvars_text(v, "canonical", s);
 		free(s);
+		free(enc);
+		free(dir);
 	}
 	S_nav_item(v, "index.html", "Home", kind == PAGE_HOME);
 	for (i = 0; i < h->site->ntests; i++)
@@ -214,11 +246,14 @@ static int
 S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const char *page)
 {
 	xmlDocPtr doc;
-	char *data = NULL, *path = NULL;
+	char *data = NULL, *path = NULL, *url = url_encode_path(page);
 	size_t len;
 	int rc = -1;
 
-	if ((doc = theme_render(h->theme, part, v, page, h->dl)) == NULL)
+	/* Template URLs are made relative to the page's URL, not its file name. */
+	doc = theme_render(h->theme, part, v, url, h->dl);
+	free(url);
+	if (doc == NULL)
 		goto out;
 	theme_serialize(doc, &data, &len);
 	path = path_join(h->outdir, page);
@@ -264,7 +299,7 @@ S_home(struct html *h)
 		const struct test *t = site->tests[i];
 		struct tvars *it = tvars_item(v, "tests");
 
-		tvars_text(it, "url", t->url);
+		S_url_var(it, "url", t->url, NULL);
 		tvars_text(it, "title", t->title);
 		tvars_text(it, "description", t->description);
 		s = S_counts(t);
@@ -283,19 +318,19 @@ S_home(struct html *h)
 		const struct deck *d = site->decks[i];
 		struct tvars *it = tvars_item(v, "decks");
 
-		tvars_text(it, "url", d->url);
+		S_url_var(it, "url", d->url, NULL);
 		tvars_text(it, "title", d->title);
 		tvars_text(it, "description", d->description);
 		s = S_plural(d->ncards, "card", "cards");
 		tvars_text(it, "count", s);
 		free(s);
-		tvars_text(it, "pdf", d->pdf_url);
+		S_url_var(it, "pdf", d->pdf_url, NULL);
 	}
 	for (i = 0; i < site->nchapters; i++) {
 		const struct chapter *c = site->chapters[i];
 		struct tvars *it = tvars_item(v, "chapters");
 
-		tvars_text(it, "url", c->url);
+		S_url_var(it, "url", c->url, NULL);
 		tvars_text(it, "title", c->title);
 		tvars_text(it, "description", c->doc && c->doc->src ? c->doc->src->fm.description : NULL);
 		s = xasprintf("%zu", i + 1);
@@ -541,17 +576,14 @@ S_go_deeper(const struct html *h, struct tvars *v, const struct test *t)
 	for (i = 0; i < out; i++) {
 		const struct section *sec = all[i].sec;
 		struct tvars *it;
-		char *s;
 
 		if (i == 0 || sec->chapter != all[i - 1].sec->chapter) {
 			group = tvars_item(v, "deeper");
-			tvars_text(group, "url", sec->chapter->url);
+			S_url_var(group, "url", sec->chapter->url, NULL);
 			tvars_text(group, "title", sec->chapter->title);
 		}
 		it = tvars_item(group, "sections");
-		s = xasprintf("%s#%s", sec->chapter->url, sec->id);
-		tvars_text(it, "url", s);
-		free(s);
+		S_url_var(it, "url", sec->chapter->url, sec->id);
 		tvars_text(it, "title", sec->title);
 	}
 out:
@@ -708,7 +740,7 @@ S_deck(struct html *h, const struct deck *d)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_nodes(v, "lede", S_lede(h, d->doc, page, d->description, &d->intro, "intro-"));
-	tvars_text(v, "pdf", d->pdf_url);
+	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
 	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "all-title", s);
@@ -900,17 +932,18 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	free(sorted);
 	tvars_nodes(v, "body", body);
 	if (c->prev) {
-		tvars_text(v, "prev-url", c->prev->url);
+		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);
 	}
 	if (c->next) {
-		tvars_text(v, "next-url", c->next->url);
+		S_url_var(v, "next-url", c->next->url, NULL);
 		tvars_text(v, "next-title", c->next->title);
 	}
-	for (i = 0; i < h->site->nchapters; i++) {
+	/* Every chapter on every chapter page is quadratic: only for a theme that shows it. */
+	for (i = 0; h->chapter_list && i < h->site->nchapters; i++) {
 		struct tvars *it = tvars_item(v, "chapters");
 
-		tvars_text(it, "url", h->site->chapters[i]->url);
+		S_url_var(it, "url", h->site->chapters[i]->url, NULL);
 		tvars_text(it, "title", h->site->chapters[i]->title);
 		if (h->site->chapters[i] == c)
 			tvars_text(it, "current", "page");
@@ -932,17 +965,79 @@ S_not_found(struct html *h)
 	return rc;
 }
 
+/*
+ * The files below outdir/assets/ (the theme's, copied first), as paths
+ * below outdir compared the way a case-insensitive disk would, sorted.
+ */
+static char **
+S_theme_files(const char *outdir, size_t *n)
+{
+	char **files = NULL, **todo = NULL;
+	size_t nfiles = 0, fcap = 0, ntodo = 0, tcap = 0;
+
+	todo = xgrow(todo, &tcap, 1, sizeof(*todo));
+	todo[ntodo++] = xstrdup("assets");
+	while (ntodo > 0) {
+		char *rel = todo[--ntodo], *dir = path_join(outdir, rel);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) != NULL) {
+			char *crel, *full;
+			struct stat st;
+
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			crel = path_join(rel, de->d_name);
+			full = path_join(outdir, crel);
+			if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+				todo = xgrow(todo, &tcap, ntodo + 1, sizeof(*todo));
+				todo[ntodo++] = crel;
+			} else {
+				files = xgrow(files, &fcap, nfiles + 1, sizeof(*files));
+				files[nfiles++] = md_casefold(crel);
+				free(crel);
+			}
+			free(full);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+		free(rel);
+	}
+	free(todo);
+	strv_sort(files, nfiles);
+	*n = nfiles;
+	return files;
+}
+
+static int
+S_cmp_str(const void *key, const void *elem)
+{
+	return strcmp((const char *)key, *(char *const *)elem);
+}
+
 static int
 S_assets(struct html *h)
 {
 	char *dir = path_join(h->site->root, "content");
-	size_t i;
+	size_t i, ntheme = 0;
+	char **theme = S_theme_files(h->outdir, &ntheme);
 	int rc = -1;
 
 	for (i = 0; i < h->site->nassets; i++) {
 		const struct asset *a = &h->site->assets[i];
-		char *path = path_join(h->outdir, a->url), *from = NULL;
-		int bad;
+		char *path = path_join(h->outdir, a->url), *from = NULL, *fold = md_casefold(a->url);
+		int bad, clash = ntheme > 0 &&
+		    bsearch(fold, theme, ntheme, sizeof(*theme), S_cmp_str) != NULL;
+
+		free(fold);
+		if (clash) {
+			diag_error(h->dl, a->src->display, 0, 0,
+			    "would be written over the theme's out/%s: rename or move it", a->url);
+			free(path);
+			goto out;
+		}
 
 		/* Content loading reads Markdown only; other files are copied from disk. */
 		if (a->src->data)
@@ -960,6 +1055,9 @@ S_assets(struct html *h)
 	}
 	rc = 0;
 out:
+	for (i = 0; i < ntheme; i++)
+		free(theme[i]);
+	free(theme);
 	free(dir);
 	return rc;
 }
@@ -984,7 +1082,7 @@ S_sitemap(struct html *h)
 	xmlDocSetRootElement(doc, root);
 	strv_sort(h->urls, h->nurls);
 	for (i = 0; i < h->nurls; i++) {
-		const char *u = h->urls[i];
+		char *u = url_encode_path(h->urls[i]);
 		size_t n = strlen(u);
 		xmlNodePtr url = xmlNewChild(root, NULL, (const xmlChar *)"url", NULL);
 		char *loc;
@@ -994,6 +1092,7 @@ S_sitemap(struct html *h)
 		loc = xasprintf("%s/%.*s", base, (int)n, u);
 		xmlNewTextChild(url, NULL, (const xmlChar *)"loc", (const xmlChar *)loc);
 		free(loc);
+		free(u);
 	}
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
 	path = path_join(h->outdir, "sitemap.xml");
@@ -1007,8 +1106,114 @@ S_sitemap(struct html *h)
 	return rc;
 }
 
+/* ---- the pages, in parallel ------------------------------------------- */
+
+/* Page `i` of the site: the home page, the tests, the decks, the chapters, 404.html. */
+static int
+S_page(struct html *h, size_t i)
+{
+	const struct site *site = h->site;
+
+	if (i == 0)
+		return S_home(h);
+	i--;
+	if (i < site->ntests)
+		return S_test(h, site->tests[i]);
+	i -= site->ntests;
+	if (i < site->ndecks)
+		return S_deck(h, site->decks[i]);
+	i -= site->ndecks;
+	if (i < site->nchapters)
+		return S_chapter(h, site->chapters[i], i);
+	return S_not_found(h);
+}
+
+/* What writing one page left behind. */
+struct page_result {
+	struct diag_list dl;
+	char **urls;
+	size_t nurls;
+	int rc;
+};
+
+struct page_batch {
+	const struct html *h;      /* shared: read only while the pages run */
+	struct page_result *res;   /* one per page */
+	atomic_size_t failed;      /* the first page that failed; later ones need not run */
+};
+
+static void
+S_page_job(void *arg, size_t job, int worker)
+{
+	struct page_batch *pb = arg;
+	struct page_result *r = &pb->res[job];
+	struct html h = *pb->h;
+	size_t first;
+
+	(void)worker;
+	/* A signal (build_should_stop) ends the build between pages. */
+	if (job > atomic_load(&pb->failed) || build_should_stop()) {
+		r->rc = -1;
+		goto out;
+	}
+	h.dl = &r->dl;
+	h.urls = NULL;
+	h.nurls = h.urls_cap = 0;
+	r->rc = S_page(&h, job);
+	r->urls = h.urls;
+	r->nurls = h.nurls;
+out:
+	if (r->rc == -1) {
+		first = atomic_load(&pb->failed);
+		while (job < first && !atomic_compare_exchange_weak(&pb->failed, &first, job))
+			;
+	}
+}
+
+/*
+ * Every page, each on whichever thread is free: a page reads the model and
+ * the theme and writes only its own file, tree and diagnostics. What the
+ * pages leave is gathered in page order, up to the first that failed, as
+ * if they had run one after another and stopped there.
+ */
+static int
+S_pages(struct html *h, int nthreads)
+{
+	const struct site *site = h->site;
+	size_t n = 2 + site->ntests + site->ndecks + site->nchapters, i, k;
+	struct page_batch pb;
+	int rc = 0;
+
+	pb.h = h;
+	pb.res = xcalloc(n, sizeof(*pb.res));
+	atomic_init(&pb.failed, SIZE_MAX);
+	for (i = 0; i < n; i++)
+		diag_init(&pb.res[i].dl);
+	/* libxml2 sets up its global state here, once, not racing in the threads. */
+	xmlInitParser();
+	pool_run(nthreads, n, S_page_job, &pb);
+	for (i = 0; i < n; i++) {
+		struct page_result *r = &pb.res[i];
+
+		if (rc == 0) {
+			diag_move(h->dl, &r->dl);
+			h->urls = xgrow(h->urls, &h->urls_cap, h->nurls + r->nurls, sizeof(*h->urls));
+			for (k = 0; k < r->nurls; k++)
+				h->urls[h->nurls++] = r->urls[k];
+			r->nurls = 0;
+			rc = r->rc;
+		}
+		for (k = 0; k < r->nurls; k++)
+			free(r->urls[k]);
+		free(r->urls);
+		diag_free(&r->dl);
+	}
+	free(pb.res);
+	return rc;
+}
+
 int
-html_build(const struct site *site, const char *outdir, struct diag_list *dl)
+html_build(const struct site *site, const char *outdir, int nthreads, struct diag_list *dl)
 {
 	struct theme theme;
 	struct html h;
@@ -1022,20 +1227,10 @@ html_build(const struct site *site, const char *outdir, struct diag_list *dl)
 	h.dl = dl;
 	if (theme_load(&theme, site->root, site->cfg.theme ? site->cfg.theme : "default", dl) == -1)
 		goto out;
+	h.chapter_list = theme_uses(&theme, THEME_CHAPTER, "chapters");
 	if (theme_copy_assets(&theme, outdir, dl) == -1 || S_assets(&h) == -1)
 		goto out;
-	if (S_home(&h) == -1)
-		goto out;
-	for (i = 0; i < site->ntests; i++)
-		if (S_test(&h, site->tests[i]) == -1)
-			goto out;
-	for (i = 0; i < site->ndecks; i++)
-		if (S_deck(&h, site->decks[i]) == -1)
-			goto out;
-	for (i = 0; i < site->nchapters; i++)
-		if (S_chapter(&h, site->chapters[i], i) == -1)
-			goto out;
-	if (S_not_found(&h) == -1 || S_sitemap(&h) == -1)
+	if (S_pages(&h, nthreads) == -1 || S_sitemap(&h) == -1)
 		goto out;
 	rc = 0;
 out:

@@ -9,9 +9,11 @@
 
 /*
  * Writes the whole site (pages, assets, theme files, 404.html,
- * sitemap.xml) below outdir, which exists and is empty. Returns 0, or -1
- * with diagnostics added.
+ * sitemap.xml) below outdir, which exists and is empty, the pages on
+ * nthreads threads (the output is the same for any number). Returns 0, or
+ * -1 with diagnostics added.
  */
-int html_build(const struct site *site, const char *outdir, struct diag_list *dl);
+int html_build(const struct site *site, const char *outdir, int nthreads,
+    struct diag_list *dl);
 
 #endif

@@ -58,6 +58,12 @@ S_has_scheme(const char *s)
 	return *p == ':';
 }
 
+int
+links_is_external(const char *dest)
+{
+	return *dest == '\0' || S_has_scheme(dest) || strncmp(dest, "//", 2) == 0;
+}
+
 static int
 S_hex(int c)
 {
@@ -218,7 +224,7 @@ S_resolve(const struct site *site, struct doc *from, const char *dest,
 	struct source *src;
 
 	memset(r, 0, sizeof(*r));
-	if (*dest == '\0' || S_has_scheme(dest) || strncmp(dest, "//", 2) == 0)
+	if (links_is_external(dest))
 		return R_EXTERNAL;
 	hash = strchr(dest, '#');
 	end = hash ? hash : dest + strlen(dest);
@@ -317,19 +323,25 @@ out:
 	return st;
 }
 
-/* The output path of a resolved target, with its fragment. */
+/* The output URL of a resolved target (percent-encoded), with its fragment. */
 static char *
 S_output_path(const struct resolution *r)
 {
 	const struct doc *d = r->doc;
+	char *url = url_encode_path(r->asset ? r->asset->rel : d->url), *res, *slug;
 
 	if (r->asset)
-		return xstrdup(r->asset->rel);
+		return url;
 	if (r->frag && *r->frag)
-		return xasprintf("%s#%s", d->url, r->frag);
-	if (d->src->kind == SOURCE_TOPIC && d->topic)
-		return xasprintf("%s#topic-%s", d->url, d->topic->slug);
-	return xstrdup(d->url);
+		res = xasprintf("%s#%s", url, r->frag);
+	else if (d->src->kind == SOURCE_TOPIC && d->topic) {
+		slug = url_encode_path(d->topic->slug);
+		res = xasprintf("%s#topic-%s", url, slug);
+		free(slug);
+	} else
+		return url;
+	free(url);
+	return res;
 }
 
 char *
@@ -703,7 +715,15 @@ S_check(struct walker *w, const char *dest, int is_image, int line, int col, int
 	enum resolve_status st;
 
 	buf_init(&msg);
-	st = S_resolve(w->site, w->doc, dest, r, &msg);
+	/*
+	 * A browser drops spaces and controls in a scheme ("java\tscript:"):
+	 * such a destination is no relative path but an unsafe URL.
+	 */
+	if (!links_url_is_safe(dest, is_image)) {
+		memset(r, 0, sizeof(*r));
+		st = R_EXTERNAL;
+	} else
+		st = S_resolve(w->site, w->doc, dest, r, &msg);
 	if (st == R_EXTERNAL) {
 		if (!links_url_is_safe(dest, is_image) && !quiet)
 			diag_warning(w->dl, w->doc->src->display, line, col,

@@ -15,7 +15,9 @@ int links_resolve(struct site *site, struct diag_list *dl);
 
 /*
  * Where a link destination written in doc `from` leads in the output, as
- * a path below out/ with any fragment ("guide/ring/index.html#ring-all-reduce").
+ * a URL below out/ with any fragment ("guide/ring/index.html#ring-all-reduce");
+ * the path is percent-encoded (url_encode_path), so the first '#' starts
+ * the fragment.
  * A topic file leads to its test's page (#question, or #topic-<slug>
  * without a fragment); a file that is not Markdown keeps its path below
  * content/ ("guide/ring.svg", copied there: site->assets). Returns NULL
@@ -23,6 +25,12 @@ int links_resolve(struct site *site, struct diag_list *dl);
  * a broken one. Caller frees. Only valid after links_resolve.
  */
 char *links_output_target(const struct site *site, const struct doc *from, const char *dest);
+
+/*
+ * 1 if dest is left as written rather than resolved: empty, with a
+ * scheme ("https:", "mailto:") or network-path ("//host/...").
+ */
+int links_is_external(const char *dest);
 
 /*
  * 1 if a URL may be emitted: no javascript:, vbscript:, data: (except

@@ -44,13 +44,15 @@ static const char usage_main[] =
 "exit status: 0 done, 1 content errors, 2 usage\n";
 
 static const char usage_build[] =
-"usage: quizdeck build [-C DIR] [-o OUT] [--strict] [--no-pdf]\n"
+"usage: quizdeck build [-C DIR] [-o OUT] [-j N] [--strict] [--no-pdf]\n"
 "\n"
 "Writes the static site and out/print/DECK.pdf for every deck. The build\n"
 "goes to a staging folder and replaces OUT only when all of it succeeded.\n"
 "\n"
 "  -C DIR     the site's folder (default: .)\n"
 "  -o OUT     the output folder (default: DIR/out)\n"
+"  -j N       work on N threads (default: one per core); the output is\n"
+"             the same for any N\n"
 "  --strict   warnings are errors\n"
 "  --no-pdf   skip the PDF flashcards\n";
 
@@ -65,11 +67,12 @@ static const char usage_check[] =
 "  --dump     print the parsed model as stable text (for tests)\n";
 
 static const char usage_print[] =
-"usage: quizdeck print [-C DIR] [-o OUT] [OPTIONS] [DECK...]\n"
+"usage: quizdeck print [-C DIR] [-o OUT] [-j N] [OPTIONS] [DECK...]\n"
 "\n"
 "Writes OUT/print/DECK.pdf for the named decks (default: all). The options\n"
 "override [print] in site.toml.\n"
 "\n"
+"  -j N             work on N threads (default: one per core)\n"
 "  --paper P        a4, letter, a3, a5, legal, or WxHmm / WxHin\n"
 "  --card C         a7, a6, a8, index-3x5, index-4x6, business, poker, or WxHmm\n"
 "  --duplex D       long-edge, short-edge, fold or single\n"
@@ -98,6 +101,7 @@ struct cli {
 	int no_pdf;
 	int calibration;
 	int port;
+	int jobs;                  /* -j; 0: one per core */
 	const char *paper, *card, *duplex, *cut_marks, *back_offset;
 	char **args;
 	int nargs;
@@ -136,6 +140,7 @@ S_load(struct site *site, const struct cli *cli, struct diag_list *dl)
 
 	memset(&so, 0, sizeof(so));
 	so.strict = cli->strict;
+	so.jobs = cli->jobs;
 	dl->strict = cli->strict;
 	return site_load(site, cli->dir, &so, dl);
 }
@@ -184,6 +189,7 @@ S_cmd_build(const struct cli *cli, int html)
 	bo.decks = cli->args;
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = isatty(fileno(stderr));
+	bo.jobs = cli->jobs;
 	if (S_load(&site, cli, &dl) == 0 && !diag_failed(&dl)) {
 		struct print_config *pc = &site.cfg.print;
 		int bad = 0;
@@ -301,6 +307,7 @@ S_allowed(const char *cmd, int opt)
 	case 'h':
 		return 1;
 	case 'o':
+	case 'j':
 		return !strcmp(cmd, "build") || !strcmp(cmd, "print");
 	case OPT_STRICT:
 		return !strcmp(cmd, "build") || !strcmp(cmd, "check") || !strcmp(cmd, "print");
@@ -386,7 +393,7 @@ S_main(int argc, char *argv[])
 	argv += i;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:o:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":C:o:j:h", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return S_usage_error(usage, c == ':' ? "option %s needs a value" :
 			    "unknown option %s", argv[optind - 1]);
@@ -402,6 +409,15 @@ S_main(int argc, char *argv[])
 			return 0;
 		case 'C': cli.dir = optarg; break;
 		case 'o': cli.out = optarg; break;
+		case 'j': {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || j < 1 || j > 64)
+				return S_usage_error(usage, "bad thread count \"%s\" (1 to 64)", optarg);
+			cli.jobs = (int)j;
+			break;
+		}
 		case OPT_STRICT: cli.strict = 1; break;
 		case OPT_DUMP: cli.dump = 1; break;
 		case OPT_NO_PDF: cli.no_pdf = 1; break;

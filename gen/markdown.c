@@ -7,6 +7,7 @@
  */
 #include "markdown.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,93 @@ static const char *const md_extension_names[] = {
 };
 #define MD_NEXTENSIONS (sizeof(md_extension_names) / sizeof(md_extension_names[0]))
 
+/*
+ * md_parse runs on several threads at once. cmark-gfm (0.29) registers
+ * its extensions in process-wide lists, once; and while a parser parses
+ * inlines (in cmark_parser_finish) it marks the extensions' characters
+ * ('~', ':', 'w') in a process-wide table, unmarking them when done, so
+ * a parser finishing beside another would unmark them under its feet.
+ * Block parsing (cmark_parser_feed) runs in parallel; the inline pass
+ * holds S_inlines.
+ */
+static pthread_once_t S_registered = PTHREAD_ONCE_INIT;
+static pthread_mutex_t S_inlines = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+S_register(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
+/* s with every invalid UTF-8 sequence replaced by U+FFFD, or NULL if it was valid. */
+static char *
+S_valid_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = s ? strlen(s) : 0, i = 0, k;
+	int line, col;
+	struct buf b;
+	uint32_t c;
+
+	if (s == NULL || utf8_validate(s, n, &line, &col))
+		return NULL;
+	buf_init(&b);
+	while (i < n) {
+		if ((k = utf8_decode(p + i, n - i, &c)) == 0) {
+			buf_puts(&b, "\xEF\xBF\xBD");
+			i++;
+			continue;
+		}
+		buf_put(&b, p + i, k);
+		i += k;
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * cmark-gfm 0.29 can cut a character in two: a "[^" that is no footnote
+ * and spans lines ("[^\n日>]") leaves the text "[^\n\xe6", invalid UTF-8
+ * out of valid input, which broke the page's encoding and made Pango drop
+ * a card's whole back. Every literal, URL, title and info string is made
+ * valid again (fuzz_cardtext found it).
+ */
+static void
+S_repair_utf8(cmark_node *root)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		char *fixed;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if ((fixed = S_valid_utf8(cmark_node_get_literal(n))) != NULL)
+			cmark_node_set_literal(n, fixed);
+		free(fixed);
+		switch (cmark_node_get_type(n)) {
+		case CMARK_NODE_LINK:
+		case CMARK_NODE_IMAGE:
+			if ((fixed = S_valid_utf8(cmark_node_get_url(n))) != NULL)
+				cmark_node_set_url(n, fixed);
+			free(fixed);
+			if ((fixed = S_valid_utf8(cmark_node_get_title(n))) != NULL)
+				cmark_node_set_title(n, fixed);
+			free(fixed);
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+			if ((fixed = S_valid_utf8(cmark_node_get_fence_info(n))) != NULL)
+				cmark_node_set_fence_info(n, fixed);
+			free(fixed);
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
 cmark_node *
 md_parse(const char *md, size_t len)
 {
@@ -27,7 +115,7 @@ md_parse(const char *md, size_t len)
 	cmark_node *doc;
 	size_t i;
 
-	cmark_gfm_core_extensions_ensure_registered();
+	pthread_once(&S_registered, S_register);
 	p = cmark_parser_new(MD_PARSE_OPTIONS);
 	for (i = 0; i < MD_NEXTENSIONS; i++) {
 		cmark_syntax_extension *e = cmark_find_syntax_extension(md_extension_names[i]);
@@ -36,13 +124,16 @@ md_parse(const char *md, size_t len)
 			cmark_parser_attach_syntax_extension(p, e);
 	}
 	cmark_parser_feed(p, md, len);
+	pthread_mutex_lock(&S_inlines);
 	doc = cmark_parser_finish(p);
+	pthread_mutex_unlock(&S_inlines);
 	cmark_parser_free(p);
 	if (doc == NULL) {
 		/* cmark returns NULL only when it ran out of memory. */
 		fprintf(stderr, "quizdeck: out of memory parsing Markdown\n");
 		abort();
 	}
+	S_repair_utf8(doc);
 	return doc;
 }
 
@@ -54,7 +145,7 @@ md_syntax_extensions(void)
 
 	if (list != NULL)
 		return list;
-	cmark_gfm_core_extensions_ensure_registered();
+	pthread_once(&S_registered, S_register);
 	for (i = 0; i < MD_NEXTENSIONS; i++) {
 		cmark_syntax_extension *e = cmark_find_syntax_extension(md_extension_names[i]);
 
@@ -475,6 +566,27 @@ md_slug(const char *text)
 		}
 		if (S_keep_non_ascii(c))
 			buf_put_utf8(&b, S_lower(c));
+	}
+	return buf_detach(&b);
+}
+
+char *
+md_casefold(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), i = 0, k;
+	struct buf b;
+	uint32_t c;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	while (i < n) {
+		if ((k = utf8_decode(s + i, n - i, &c)) == 0) {
+			buf_putc(&b, s[i++]);
+			continue;
+		}
+		i += k;
+		buf_put_utf8(&b, S_lower(c));
 	}
 	return buf_detach(&b);
 }

@@ -49,6 +49,12 @@ char *md_plain_text(cmark_node *node);
 
 /* GitHub's slug of a heading's text (without the -N suffix). */
 char *md_slug(const char *text);
+/*
+ * text lower-cased the way md_slug does (Latin, Greek, Cyrillic,
+ * Armenian, fullwidth), for comparing names as a case-insensitive disk
+ * would. Invalid UTF-8 bytes are kept as they are. Caller frees.
+ */
+char *md_casefold(const char *text);
 
 /* Hands out unique slugs within one file: "a", "a-1", "a-2"... */
 struct md_slugger {

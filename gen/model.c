@@ -35,6 +35,7 @@
 
 #include "links.h"
 #include "markdown.h"
+#include "pool.h"
 #include "toml.h"
 #include "util.h"
 
@@ -1074,11 +1075,20 @@ S_build_chapter(struct doc *d, struct diag_list *dl)
  * then siblings by weight (a sub-folder weighs what its _index.md does),
  * then by name.
  */
-/* qsort has no context argument; the sort runs single-threaded. */
-static const struct site *S_sort_site;
+struct component_weight {
+	int has;                   /* the component sets a weight */
+	long w;
+};
+
+/* A chapter and the weight of each component of its path, looked up once, for sorting. */
+struct chapter_key {
+	struct chapter *c;
+	struct component_weight *comp;
+};
 
 static void
-S_component_weight(const char *rel, size_t upto, int is_file, int *has, long *w)
+S_component_weight(const struct site *site, const char *rel, size_t upto, int is_file,
+    struct component_weight *cw)
 {
 	struct source *src;
 	char *p;
@@ -1087,31 +1097,52 @@ S_component_weight(const char *rel, size_t upto, int is_file, int *has, long *w)
 		p = xstrndup(rel, upto);
 	else
 		p = xasprintf("%.*s/_index.md", (int)upto, rel);
-	src = content_find(&S_sort_site->sources, p);
+	src = content_find(&site->sources, p);
 	if (src == NULL && !is_file) {
 		free(p);
 		p = xasprintf("%.*s/README.md", (int)upto, rel);
-		src = content_find(&S_sort_site->sources, p);
+		src = content_find(&site->sources, p);
 	}
-	*has = src && src->fm.has_weight;
-	*w = src ? src->fm.weight : 0;
+	cw->has = src && src->fm.has_weight;
+	cw->w = src ? src->fm.weight : 0;
 	free(p);
+}
+
+static struct component_weight *
+S_component_weights(const struct site *site, const char *rel)
+{
+	struct component_weight *v;
+	size_t n = 1, k = 0, i;
+
+	for (i = 0; rel[i]; i++)
+		n += rel[i] == '/';
+	v = xcalloc(n, sizeof(*v));
+	for (i = 0;; i++)
+		if (rel[i] == '/' || rel[i] == '\0') {
+			S_component_weight(site, rel, i, rel[i] == '\0', &v[k++]);
+			if (rel[i] == '\0')
+				break;
+		}
+	return v;
 }
 
 static int
 S_cmp_chapter(const void *a, const void *b)
 {
-	const char *x = (*(struct chapter *const *)a)->doc->src->rel;
-	const char *y = (*(struct chapter *const *)b)->doc->src->rel;
-	size_t i = 0, start = 0, ex, ey;
-	int xf, yf, hx, hy;
-	long wx, wy;
+	const struct chapter_key *ka = a, *kb = b;
+	const char *x = ka->c->doc->src->rel;
+	const char *y = kb->c->doc->src->rel;
+	size_t i = 0, start = 0, depth = 0, ex, ey;
+	const struct component_weight *cx, *cy;
+	int xf, yf;
 	int c;
 
 	/* The first component where they differ. */
 	for (i = 0; x[i] && x[i] == y[i]; i++)
-		if (x[i] == '/')
+		if (x[i] == '/') {
 			start = i + 1;
+			depth++;
+		}
 	if (x[i] == '\0' && y[i] == '\0')
 		return 0;
 	for (ex = start; x[ex] && x[ex] != '/'; ex++)
@@ -1124,44 +1155,53 @@ S_cmp_chapter(const void *a, const void *b)
 		return -1;
 	if (yf && S_is_folder_index(y + start))
 		return 1;
-	S_component_weight(x, ex, xf, &hx, &wx);
-	S_component_weight(y, ey, yf, &hy, &wy);
-	if (hx != hy)
-		return hx ? -1 : 1;
-	if (hx && wx != wy)
-		return wx < wy ? -1 : 1;
+	cx = &ka->comp[depth];
+	cy = &kb->comp[depth];
+	if (cx->has != cy->has)
+		return cx->has ? -1 : 1;
+	if (cx->has && cx->w != cy->w)
+		return cx->w < cy->w ? -1 : 1;
 	c = strncmp(x + start, y + start, ex - start < ey - start ? ex - start : ey - start);
 	if (c != 0)
 		return c;
 	return ex - start < ey - start ? -1 : ex - start > ey - start ? 1 : strcmp(x, y);
 }
 
-static void
-S_build_guide(struct site *site, struct diag_list *dl)
+/* A chapter and its place in reading order, for finding equal slugs. */
+struct chapter_slug {
+	const struct chapter *c;
+	size_t index;
+};
+
+static int
+S_cmp_chapter_slug(const void *a, const void *b)
 {
-	size_t i, cap = 0;
+	const struct chapter_slug *x = a, *y = b;
+	int c = strcmp(x->c->slug, y->c->slug);
 
-	for (i = 0; i < site->ndocs; i++) {
-		if (site->docs[i]->src->kind != SOURCE_CHAPTER)
-			continue;
-		site->chapters = xgrow(site->chapters, &cap, site->nchapters + 1, sizeof(*site->chapters));
-		site->chapters[site->nchapters++] = S_build_chapter(site->docs[i], dl);
-	}
-	S_sort_site = site;
-	if (site->nchapters > 1)
-		qsort(site->chapters, site->nchapters, sizeof(*site->chapters), S_cmp_chapter);
-	S_sort_site = NULL;
-	for (i = 0; i < site->nchapters; i++) {
-		site->chapters[i]->prev = i > 0 ? site->chapters[i - 1] : NULL;
-		site->chapters[i]->next = i + 1 < site->nchapters ? site->chapters[i + 1] : NULL;
-	}
-	/* "part.md" and "part/_index.md" would both be guide/part/. */
-	for (i = 0; i < site->nchapters; i++) {
-		size_t j;
+	return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
 
-		for (j = i + 1; j < site->nchapters; j++)
-			if (strcmp(site->chapters[i]->slug, site->chapters[j]->slug) == 0) {
-				const struct chapter *a = site->chapters[i], *b = site->chapters[j];
+/* "part.md" and "part/_index.md" would both be guide/part/: an error for each such pair. */
+static void
+S_same_address(const struct site *site, struct diag_list *dl)
+{
+	struct chapter_slug *k = xcalloc(site->nchapters + 1, sizeof(*k));
+	size_t i, j, m, n = site->nchapters, run;
+
+	/* Sorted by slug, then reading order: the pairs lie in runs of equal slugs. */
+	for (i = 0; i < n; i++) {
+		k[i].c = site->chapters[i];
+		k[i].index = i;
+	}
+	if (n > 1)
+		qsort(k, n, sizeof(*k), S_cmp_chapter_slug);
+	for (run = 0; run < n; run = j) {
+		for (j = run + 1; j < n && strcmp(k[j].c->slug, k[run].c->slug) == 0; j++)
+			;
+		for (i = run; i < j; i++)
+			for (m = i + 1; m < j; m++) {
+				const struct chapter *a = k[i].c, *b = k[m].c;
 
 				if (strcmp(a->doc->src->rel, b->doc->src->rel) > 0) {
 					const struct chapter *t = a;
@@ -1173,13 +1213,84 @@ S_build_guide(struct site *site, struct diag_list *dl)
 				    b->slug, a->doc->src->display);
 			}
 	}
+	free(k);
+}
+
+static void
+S_build_guide(struct site *site, struct diag_list *dl)
+{
+	struct chapter_key *keys;
+	size_t i, cap = 0;
+
+	for (i = 0; i < site->ndocs; i++) {
+		if (site->docs[i]->src->kind != SOURCE_CHAPTER)
+			continue;
+		site->chapters = xgrow(site->chapters, &cap, site->nchapters + 1, sizeof(*site->chapters));
+		site->chapters[site->nchapters++] = S_build_chapter(site->docs[i], dl);
+	}
+	keys = xcalloc(site->nchapters + 1, sizeof(*keys));
+	for (i = 0; i < site->nchapters; i++) {
+		keys[i].c = site->chapters[i];
+		keys[i].comp = S_component_weights(site, keys[i].c->doc->src->rel);
+	}
+	if (site->nchapters > 1)
+		qsort(keys, site->nchapters, sizeof(*keys), S_cmp_chapter);
+	for (i = 0; i < site->nchapters; i++) {
+		site->chapters[i] = keys[i].c;
+		free(keys[i].comp);
+	}
+	free(keys);
+	for (i = 0; i < site->nchapters; i++) {
+		site->chapters[i]->prev = i > 0 ? site->chapters[i - 1] : NULL;
+		site->chapters[i]->next = i + 1 < site->nchapters ? site->chapters[i + 1] : NULL;
+	}
+	S_same_address(site, dl);
 }
 
 /* Loading. */
 
-static void
-S_parse_docs(struct site *site)
+struct parse_batch {
+	struct site *site;
+	size_t max;                /* [limits] max_elements */
+	unsigned char *over;       /* per doc: more elements than max */
+};
+
+/* The elements of a tree, counted up to one past max. */
+static size_t
+S_count_elements(cmark_node *root, size_t max)
 {
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	size_t n = 0;
+
+	while (n <= max && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
+		n += ev == CMARK_EVENT_ENTER;
+	cmark_iter_free(it);
+	return n;
+}
+
+static void
+S_parse_job(void *arg, size_t job, int worker)
+{
+	struct parse_batch *pb = arg;
+	struct doc *d = pb->site->docs[job];
+	const struct source *src = d->src;
+
+	(void)worker;
+	d->root = md_parse(src->body ? src->body : "", src->body ? src->body_len : 0);
+	/* Counted here, on the parsing thread, while the tree is still in its caches. */
+	pb->over[job] = S_count_elements(d->root, pb->max) > pb->max;
+}
+
+/*
+ * Every Markdown file parsed, each on its own (in parallel); the model is
+ * built from them in order after. Returns, per doc, whether it has more
+ * elements than [limits] max_elements (caller frees).
+ */
+static unsigned char *
+S_parse_docs(struct site *site, int nthreads)
+{
+	struct parse_batch pb;
 	size_t i, cap = 0;
 
 	for (i = 0; i < site->sources.len; i++) {
@@ -1190,10 +1301,14 @@ S_parse_docs(struct site *site)
 			continue;
 		d = xcalloc(1, sizeof(*d));
 		d->src = src;
-		d->root = md_parse(src->body ? src->body : "", src->body ? src->body_len : 0);
 		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
 		site->docs[site->ndocs++] = d;
 	}
+	pb.site = site;
+	pb.max = (size_t)site->cfg.limits.max_elements;
+	pb.over = xcalloc(site->ndocs + 1, 1);
+	pool_run(nthreads, site->ndocs, S_parse_job, &pb);
+	return pb.over;
 }
 
 static void
@@ -1232,12 +1347,156 @@ S_unpublished(struct doc *d, struct diag_list *dl)
 		    "not published: pages are content/index.md and the files in quiz/, cards/ and guide/");
 }
 
+/*
+ * A file with more Markdown elements than [limits] max_elements is an
+ * error, and its tree is dropped before anything is built from it: the
+ * model and the pages cost memory per element (a heading most), so this
+ * bounds what one file can cost. Counting stops at the limit.
+ */
+static void
+S_limit_elements(struct site *site, const unsigned char *over, struct diag_list *dl)
+{
+	size_t max = (size_t)site->cfg.limits.max_elements, i;
+
+	for (i = 0; i < site->ndocs; i++) {
+		struct doc *d = site->docs[i];
+
+		if (!over[i])
+			continue;
+		diag_error(dl, d->src->display, 0, 0,
+		    "more than %zu Markdown elements (headings, paragraphs, list items, "
+		    "links, ...): split the file, or raise [limits] max_elements in site.toml", max);
+		cmark_node_free(d->root);
+		d->root = md_parse("", 0);
+		d->src->broken = 1;
+	}
+}
+
+/* One file of the output, or a folder on the way to one (output_check). */
+struct output {
+	char *fold;                /* the path as a case-insensitive disk compares it */
+	const char *path;          /* below out/ */
+	const char *from;          /* the source that makes it, for the message */
+	int is_dir;
+	int copied;                /* a content file copied as it is (yields to pages) */
+	int chapter;               /* a chapter's page (same-address chapters are reported already) */
+};
+
+struct outputs {
+	struct output *v;
+	size_t len, cap;
+	char **owned;              /* folder paths made here */
+	size_t nowned, owned_cap;
+};
+
+static void
+S_output_add(struct outputs *o, const char *path, const char *from, int copied, int chapter)
+{
+	const char *slash;
+
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+
+		o->owned = xgrow(o->owned, &o->owned_cap, o->nowned + 1, sizeof(*o->owned));
+		o->owned[o->nowned++] = dir;
+		o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
+		o->v[o->len++] = (struct output){ md_casefold(dir), dir, from, 1, copied, 0 };
+	}
+	o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
+	o->v[o->len++] = (struct output){ md_casefold(path), path, from, 0, copied, chapter };
+}
+
+static int
+S_cmp_output(const void *a, const void *b)
+{
+	const struct output *x = a, *y = b;
+	int c = strcmp(x->fold, y->fold);
+
+	/* Files before folders, pages before copies, then by path and source. */
+	if (c == 0)
+		c = x->is_dir - y->is_dir;
+	if (c == 0)
+		c = x->copied - y->copied;
+	if (c == 0)
+		c = strcmp(x->path, y->path);
+	if (c == 0)
+		c = strcmp(x->from, y->from);
+	return c;
+}
+
+/*
+ * Every file the build writes from content, compared as a case-insensitive
+ * disk (macOS, Windows) would: two decks Foo.md and foo.md, a chapter and
+ * a copied file that are both guide/x/index.html, or a file where a page
+ * needs a folder, would overwrite each other there. Anchors (question and
+ * card ids) are not files and are left alone.
+ */
+static void
+S_check_outputs(struct site *site, struct diag_list *dl)
+{
+	struct outputs o;
+	size_t i, j;
+
+	memset(&o, 0, sizeof(o));
+	S_output_add(&o, "index.html", site->home ? site->home->src->display : "the home page", 0, 0);
+	S_output_add(&o, "404.html", "the 404 page", 0, 0);
+	S_output_add(&o, "sitemap.xml", "the sitemap", 0, 0);
+	for (i = 0; i < site->ntests; i++)
+		S_output_add(&o, site->tests[i]->url, site->tests[i]->index ?
+		    site->tests[i]->index->src->display : site->tests[i]->slug, 0, 0);
+	for (i = 0; i < site->ndecks; i++) {
+		S_output_add(&o, site->decks[i]->url, site->decks[i]->doc->src->display, 0, 0);
+		S_output_add(&o, site->decks[i]->pdf_url, site->decks[i]->doc->src->display, 0, 0);
+	}
+	for (i = 0; i < site->nchapters; i++)
+		S_output_add(&o, site->chapters[i]->url, site->chapters[i]->doc->src->display, 0, 1);
+	for (i = 0; i < site->nassets; i++)
+		S_output_add(&o, site->assets[i].url, site->assets[i].src->display, 1, 0);
+	if (o.len > 1)
+		qsort(o.v, o.len, sizeof(*o.v), S_cmp_output);
+	for (i = 0; i < o.len; i = j) {
+		const struct output *first = &o.v[i];
+
+		for (j = i + 1; j < o.len && strcmp(o.v[j].fold, first->fold) == 0; j++) {
+			const struct output *x = &o.v[j];
+
+			/* Folders may meet: only a file's name is taken. */
+			if (first->is_dir)
+				break;
+			if (x->chapter && first->chapter && strcmp(x->path, first->path) == 0)
+				continue;
+			if (x->is_dir) {
+				diag_error(dl, first->from, 0, 0,
+				    "out/%s would be a file, but %s needs a folder out/%s%s: rename one",
+				    first->path, x->from, x->path, strcmp(x->path, first->path) ?
+				    " (one name on a case-insensitive disk: macOS, Windows)" : "");
+				break;
+			}
+			if (strcmp(x->path, first->path) == 0)
+				diag_error(dl, x->from, 0, 0,
+				    "would be written to out/%s, as %s is: rename or move one",
+				    x->path, first->from);
+			else
+				diag_error(dl, x->from, 0, 0,
+				    "out/%s and out/%s (for %s) are one file on a case-insensitive "
+				    "disk (macOS, Windows): rename one", x->path, first->path, first->from);
+		}
+	}
+	for (i = 0; i < o.len; i++)
+		free(o.v[i].fold);
+	free(o.v);
+	for (i = 0; i < o.nowned; i++)
+		free(o.owned[i]);
+	free(o.owned);
+}
+
 int
 site_load(struct site *site, const char *root, const struct site_options *opt,
     struct diag_list *dl)
 {
 	size_t errors = dl->errors, i, before, cap = 0;
 	char *toml_path, *content_dir;
+	unsigned char *over;
 
 	memset(site, 0, sizeof(*site));
 	site->root = xstrdup(root);
@@ -1256,10 +1515,13 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	free(toml_path);
 
 	content_dir = path_join(root, "content");
-	content_load(&site->sources, content_dir, "content", dl);
+	content_load_max(&site->sources, content_dir, "content",
+	    (size_t)site->cfg.limits.max_file_size, dl);
 	free(content_dir);
 
-	S_parse_docs(site);
+	over = S_parse_docs(site, opt && opt->jobs > 0 ? opt->jobs : pool_default_threads());
+	S_limit_elements(site, over, dl);
+	free(over);
 	for (i = 0; i < site->ndocs; i++) {
 		struct doc *d = site->docs[i];
 		struct heading_list hl = { 0 };
@@ -1297,6 +1559,7 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	}
 
 	links_resolve(site, dl);
+	S_check_outputs(site, dl);
 	return dl->errors > errors ? -1 : 0;
 }
 

@@ -209,6 +209,7 @@ struct site {
 
 struct site_options {
 	int strict;                /* warnings are errors */
+	int jobs;                  /* threads for parsing; 0: one per core */
 };
 
 /*

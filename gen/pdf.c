@@ -20,6 +20,7 @@
 #include "pdf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include "build.h"
 #include "cardtext.h"
 #include "impose.h"
+#include "pool.h"
 #include "util.h"
 
 #define PT_PER_MM (72.0 / 25.4)
@@ -82,6 +84,8 @@ struct writer {
 	struct diag_list *dl;
 	const char *file;            /* the deck's source, for warnings */
 	int progress;
+	int fd, fd_open;             /* the PDF file, written by S_write */
+	int write_errno;             /* the first write error ("No space left on device") */
 };
 
 /* ---- small helpers ------------------------------------------------- */
@@ -277,30 +281,57 @@ S_balance(PangoLayout *l, double width)
 	return width;
 }
 
-static void
-S_front(struct writer *w, const struct card *c, struct impose_rect r)
+/*
+ * How a card's sides fit their bodies. Finding it lays each side out at
+ * every size tried; the writer then sets each side once more, at the size
+ * found, to draw it. Any thread may find it (with its own Pango context):
+ * the answer is the same.
+ */
+struct fit {
+	double front_size, front_h;  /* pt; h as measured at the full width */
+	double front_width;          /* the measure the question is set in (S_balance) */
+	double back_size, back_h;
+	int front_over, back_over;   /* too long even at min_font_size */
+};
+
+/* The question's markup; caller frees. */
+static char *
+S_question_markup(const struct card *c)
 {
-	char *folio = S_folio(w, c);
-	char *markup = c->heading ? cardtext_inline(c->heading) : NULL;
-	double top, bottom, room, width = w->st.w - 2 * w->st.pad, size, h = 0;
-	PangoLayout *l;
+	struct buf b;
 
-	S_enter_card(w, r);
-	S_frame(w, 1, folio, &top, &bottom);
-	room = bottom - top;
-	if (!markup) {
-		struct buf b;
+	if (c->heading)
+		return cardtext_inline(c->heading);
+	buf_init(&b);
+	cardtext_escape(&b, c->front_text ? c->front_text : "");
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
 
-		buf_init(&b);
-		cardtext_escape(&b, c->front_text ? c->front_text : "");
-		buf_putc(&b, '\0');
-		markup = buf_detach(&b);
-	}
-	l = S_layout(w, markup, 0);
+static PangoLayout *
+S_question_layout(struct writer *w, const char *markup, double width)
+{
+	PangoLayout *l = S_layout(w, markup, 0);
+
 	pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
 	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
 	/* Display type sets tighter than text. */
 	pango_layout_set_line_spacing(l, 0.92f);
+	return l;
+}
+
+/*
+ * Fits the question into `room` pt: the largest size that fits, then a
+ * balanced measure. The layout, set as found, goes to *keep when asked.
+ */
+static void
+S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit,
+    PangoLayout **keep)
+{
+	char *markup = S_question_markup(c);
+	double width = w->st.w - 2 * w->st.pad, size, h = 0;
+	PangoLayout *l = S_question_layout(w, markup, width);
+
 	for (size = w->st.front; ; size -= SHRINK_STEP) {
 		if (size < w->st.min)
 			size = w->st.min;
@@ -309,34 +340,26 @@ S_front(struct writer *w, const struct card *c, struct impose_rect r)
 		if (h <= room || size <= w->st.min)
 			break;
 	}
-	cairo_set_source_rgb(w->cr, 0, 0, 0);
-	if (h > room) {
-		S_overflow(w, c);
-		S_clip_body(w, top, room);
-		S_show(w->cr, l, w->st.pad, top);
-	} else {
-		double narrow = S_balance(l, width);
-
-		/* A touch above the middle, where the eye expects the centre. */
-		S_show(w->cr, l, w->st.pad + (width - narrow) / 2, top + (room - h) * 0.45);
-	}
-	g_object_unref(l);
-	cairo_restore(w->cr);
+	fit->front_size = size;
+	fit->front_h = h;
+	fit->front_over = h > room;
+	fit->front_width = h > room ? width : S_balance(l, width);
+	if (keep)
+		*keep = l;
+	else
+		g_object_unref(l);
 	free(markup);
-	free(folio);
 }
 
+/* Fits the answer into `room` pt. The text, laid out as found, goes to *keep when asked. */
 static void
-S_back(struct writer *w, const struct card *c, struct impose_rect r)
+S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
+    struct cardtext **keep)
 {
 	struct cardtext *text = cardtext_new(&c->back);
 	struct cardtext_fonts f = { w->pango, w->font, w->mono };
-	char *folio = S_folio(w, c);
-	double top, bottom, room, width = w->st.w - 2 * w->st.pad, size, h = 0;
+	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 
-	S_enter_card(w, r);
-	S_frame(w, 1, folio, &top, &bottom);
-	room = bottom - top;
 	for (size = w->st.back; ; size -= SHRINK_STEP) {
 		if (size < w->st.min)
 			size = w->st.min;
@@ -344,16 +367,96 @@ S_back(struct writer *w, const struct card *c, struct impose_rect r)
 		if (h <= room || size <= w->st.min)
 			break;
 	}
-	if (h > room) {
+	fit->back_size = size;
+	fit->back_h = h;
+	fit->back_over = h > room;
+	if (keep)
+		*keep = text;
+	else
+		cardtext_free(text);
+}
+
+/* Draws a question; fit is NULL when this writer fits it itself. */
+static void
+S_front(struct writer *w, const struct card *c, struct impose_rect r, const struct fit *given)
+{
+	char *folio = S_folio(w, c), *markup = NULL;
+	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
+	struct fit fit;
+	PangoLayout *l;
+
+	S_enter_card(w, r);
+	S_frame(w, 1, folio, &top, &bottom);
+	room = bottom - top;
+	if (given == NULL)
+		S_fit_front(w, c, room, &fit, &l);
+	else {
+		fit = *given;
+		markup = S_question_markup(c);
+		l = S_question_layout(w, markup, fit.front_width);
+		cardtext_set_font(l, w->font, fit.front_size, PANGO_WEIGHT_NORMAL);
+	}
+	cairo_set_source_rgb(w->cr, 0, 0, 0);
+	if (fit.front_over) {
+		S_overflow(w, c);
+		S_clip_body(w, top, room);
+		S_show(w->cr, l, w->st.pad, top);
+	} else
+		/* A touch above the middle, where the eye expects the centre. */
+		S_show(w->cr, l, w->st.pad + (width - fit.front_width) / 2,
+		    top + (room - fit.front_h) * 0.45);
+	g_object_unref(l);
+	cairo_restore(w->cr);
+	free(markup);
+	free(folio);
+}
+
+/* Draws an answer; fit is NULL when this writer fits it itself. */
+static void
+S_back(struct writer *w, const struct card *c, struct impose_rect r, const struct fit *given)
+{
+	struct cardtext_fonts f = { w->pango, w->font, w->mono };
+	char *folio = S_folio(w, c);
+	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
+	struct cardtext *text;
+	struct fit fit;
+
+	S_enter_card(w, r);
+	S_frame(w, 1, folio, &top, &bottom);
+	room = bottom - top;
+	if (given == NULL)
+		S_fit_back(w, c, room, &fit, &text);
+	else {
+		fit = *given;
+		text = cardtext_new(&c->back);
+		cardtext_layout(text, &f, fit.back_size, width);
+	}
+	if (fit.back_over) {
 		S_overflow(w, c);
 		S_clip_body(w, top, room);
 		cardtext_draw(text, w->cr, w->st.pad, top);
 	} else
 		/* Short answers sit a little above the middle, long ones fill the body. */
-		cardtext_draw(text, w->cr, w->st.pad, top + (room - h) * 0.4);
+		cardtext_draw(text, w->cr, w->st.pad, top + (room - fit.back_h) * 0.4);
 	cardtext_free(text);
 	cairo_restore(w->cr);
 	free(folio);
+}
+
+/* The room between the running head and the folio of card c, as S_frame leaves it. */
+static double
+S_room(struct writer *w, const struct card *c)
+{
+	char *folio = S_folio(w, c);
+	PangoLayout *l = S_meta_layout(w, folio, 0);
+	double gap = w->st.meta * 1.1, room;
+
+	if (!w->head)
+		w->head = S_meta_layout(w, w->deck->title ? w->deck->title : "", 1);
+	room = (w->st.h - w->st.pad - S_height(l) - gap) - (w->st.pad + S_height(w->head) + gap);
+	g_object_unref(l);
+	free(folio);
+	return room;
 }
 
 static void
@@ -411,14 +514,47 @@ S_date(char *out, size_t n)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/*
+ * Cairo's own file output loses write errors (on a full disk it gave a
+ * truncated PDF and success), and its error path after a failed write
+ * can crash (cairo 1.16 read a NULL buffer in cairo_surface_finish). So
+ * the file is written here: the first error is kept for S_close, and
+ * cairo is told all is well while the rest is dropped.
+ */
+static cairo_status_t
+S_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct writer *w = closure;
+
+	while (len > 0 && w->write_errno == 0) {
+		ssize_t n = write(w->fd, data, len);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			w->write_errno = errno;
+			break;
+		}
+		data += n;
+		len -= (unsigned int)n;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static void S_typeset_open(struct writer *w, PangoFontMap *map);
+
 static int
 S_open(struct writer *w, const char *path, const char *title, const char *subject)
 {
-	cairo_font_options_t *fo;
-	char date[32], *family;
+	char date[32];
 	const char *author = w->site ? w->site->cfg.author : NULL;
 
-	w->surface = cairo_pdf_surface_create(path, w->pc->paper_w * PT_PER_MM,
+	if ((w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) == -1) {
+		diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	w->fd_open = 1;
+	w->surface = cairo_pdf_surface_create_for_stream(S_write, w, w->pc->paper_w * PT_PER_MM,
 	    w->pc->paper_h * PT_PER_MM);
 	if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
 		diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path,
@@ -434,12 +570,22 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
 	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
 	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
 	w->cr = cairo_create(w->surface);
+	S_typeset_open(w, pango_cairo_font_map_get_default());
+	return 0;
+}
 
-	/*
-	 * One context for every layout: metrics at 72 dpi (1 unit = 1 pt) and
-	 * unhinted, so a layout does not depend on where it lands.
-	 */
-	w->pango = pango_font_map_create_context(pango_cairo_font_map_get_default());
+/*
+ * The writer's Pango side: one context on `map` for every layout, and the
+ * faces. Metrics at 72 dpi (1 unit = 1 pt) and unhinted, so a layout does
+ * not depend on where it lands.
+ */
+static void
+S_typeset_open(struct writer *w, PangoFontMap *map)
+{
+	cairo_font_options_t *fo;
+	char *family;
+
+	w->pango = pango_font_map_create_context(map);
 	pango_cairo_context_set_resolution(w->pango, 72);
 	fo = cairo_font_options_create();
 	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
@@ -456,15 +602,11 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
 	free(family);
 	w->mono = pango_font_description_new();
 	pango_font_description_set_family(w->mono, CARDTEXT_MONO_FAMILY);
-	return 0;
 }
 
-/* Finishes the file; returns 0 or -1 with a diagnostic. Frees everything S_open made. */
-static int
-S_close(struct writer *w, const char *path)
+static void
+S_typeset_close(struct writer *w)
 {
-	int rc = 0;
-
 	if (w->head)
 		g_object_unref(w->head);
 	if (w->font)
@@ -473,17 +615,37 @@ S_close(struct writer *w, const char *path)
 		pango_font_description_free(w->mono);
 	if (w->pango)
 		g_object_unref(w->pango);
+	w->head = NULL;
+	w->font = w->mono = NULL;
+	w->pango = NULL;
+}
+
+/* Finishes the file; returns 0 or -1 with a diagnostic. Frees everything S_open made. */
+static int
+S_close(struct writer *w, const char *path)
+{
+	int rc = 0;
+
+	S_typeset_close(w);
 	if (w->cr)
 		cairo_destroy(w->cr);
 	if (w->surface) {
 		cairo_surface_finish(w->surface);
-		if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
+		if (w->write_errno) {
+			diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(w->write_errno));
+			rc = -1;
+		} else if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
 			diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path,
 			    cairo_status_to_string(cairo_surface_status(w->surface)));
 			rc = -1;
 		}
 		cairo_surface_destroy(w->surface);
 	}
+	if (w->fd_open && close(w->fd) == -1 && rc == 0) {
+		diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	w->fd_open = 0;
 	return rc;
 }
 
@@ -551,10 +713,97 @@ S_plan_error(const struct print_config *pc, const char *file, struct diag_list *
 	    pc->duplex == DUPLEX_FOLD ? " folded in half" : "", IMPOSE_MARGIN);
 }
 
+/* Cards per fitting job: enough to make handing them out cheap. */
+#define FIT_CHUNK 8
+
+/*
+ * Fitting cards ahead of the writer, on other threads: each has its own
+ * font map and context (Pango objects are not shared between threads),
+ * and fills in the fits of the cards of its jobs; the writer waits for a
+ * card's job before it draws the card.
+ */
+struct fitting {
+	const struct writer *w;      /* the writer: settings only */
+	struct writer *typesetters;  /* per thread; set up on its first job */
+	PangoFontMap **maps;         /* per thread */
+	struct fit *fits;            /* per card */
+	struct pool_batch *batch;
+	int nthreads;
+};
+
+static void
+S_fit_job(void *arg, size_t job, int worker)
+{
+	struct fitting *ft = arg;
+	struct writer *t = &ft->typesetters[worker];
+	const struct deck *deck = ft->w->deck;
+	size_t i, end = (job + 1) * FIT_CHUNK < deck->ncards ? (job + 1) * FIT_CHUNK : deck->ncards;
+
+	if (t->pango == NULL) {
+		t->site = ft->w->site;
+		t->deck = deck;
+		t->pc = ft->w->pc;
+		t->st = ft->w->st;
+		S_typeset_open(t, ft->maps[worker]);
+	}
+	for (i = job * FIT_CHUNK; i < end; i++) {
+		double room = S_room(t, &deck->cards[i]);
+
+		S_fit_front(t, &deck->cards[i], room, &ft->fits[i], NULL);
+		S_fit_back(t, &deck->cards[i], room, &ft->fits[i], NULL);
+	}
+}
+
+/* Starts fitting w's deck on nthreads threads. */
+static void
+S_fitting_start(struct fitting *ft, const struct writer *w, int nthreads)
+{
+	int i;
+
+	memset(ft, 0, sizeof(*ft));
+	ft->w = w;
+	ft->nthreads = nthreads;
+	ft->typesetters = xcalloc((size_t)nthreads, sizeof(*ft->typesetters));
+	ft->maps = xcalloc((size_t)nthreads, sizeof(*ft->maps));
+	for (i = 0; i < nthreads; i++)
+		ft->maps[i] = pango_cairo_font_map_new();
+	ft->fits = xcalloc(w->deck->ncards, sizeof(*ft->fits));
+	ft->batch = pool_start(nthreads, (w->deck->ncards + FIT_CHUNK - 1) / FIT_CHUNK, S_fit_job, ft);
+}
+
+/* The fit of card i, once its job is done; NULL without fitting threads. */
+static const struct fit *
+S_fitted(struct fitting *ft, size_t i)
+{
+	if (ft->batch == NULL)
+		return NULL;
+	pool_wait(ft->batch, i / FIT_CHUNK);
+	return &ft->fits[i];
+}
+
+static void
+S_fitting_finish(struct fitting *ft)
+{
+	int i;
+
+	if (ft->batch == NULL)
+		return;
+	pool_finish(ft->batch);
+	for (i = 0; i < ft->nthreads; i++) {
+		S_typeset_close(&ft->typesetters[i]);
+		g_object_unref(ft->maps[i]);
+	}
+	free(ft->typesetters);
+	free(ft->maps);
+	free(ft->fits);
+	memset(ft, 0, sizeof(*ft));
+}
+
 int
 pdf_write_deck(const struct site *site, const struct deck *deck,
-    const struct print_config *pc, const char *path, struct diag_list *dl)
+    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl)
 {
+	struct fitting ft;
 	struct writer w;
 	struct impose_page pg;
 	size_t npages, p, i;
@@ -562,6 +811,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	int rc = -1;
 
 	memset(&w, 0, sizeof(w));
+	memset(&ft, 0, sizeof(ft));
 	w.site = site;
 	w.deck = deck;
 	w.pc = pc;
@@ -580,6 +830,9 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	npages = impose_page_count(&w.im, deck->ncards);
 	if (npages == 0)
 		S_empty_page(&w);
+	/* This thread draws; the others, if any, fit the cards ahead of it. */
+	if (nthreads > 1 && deck->ncards > FIT_CHUNK)
+		S_fitting_start(&ft, &w, nthreads - 1);
 	for (p = 0; p < npages; p++) {
 		/* A signal stops the deck between pages; build_run reports it. */
 		if (build_should_stop())
@@ -590,13 +843,14 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 			for (i = 0; i < pg.count; i++) {
 				struct impose_rect r = impose_front(&w.im, (int)i);
 
-				S_front(&w, &deck->cards[pg.first + i], r);
+				S_front(&w, &deck->cards[pg.first + i], r, S_fitted(&ft, pg.first + i));
 				S_outline(&w, &deck->cards[pg.first + i], p, r);
 			}
 		}
 		if (pg.side != IMPOSE_FRONTS)
 			for (i = 0; i < pg.count; i++)
-				S_back(&w, &deck->cards[pg.first + i], impose_back(&w.im, (int)i));
+				S_back(&w, &deck->cards[pg.first + i], impose_back(&w.im, (int)i),
+				    S_fitted(&ft, pg.first + i));
 		cairo_show_page(w.cr);
 		if ((p + 1) % 50 == 0)
 			S_progress(&w, p + 1, npages, 0);
@@ -604,6 +858,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	S_progress(&w, npages, npages, 1);
 	rc = 0;
 out:
+	S_fitting_finish(&ft);
 	if (S_close(&w, path) == -1)
 		rc = -1;
 	free(subject);

@@ -7,13 +7,14 @@
 #include "model.h"
 
 /*
- * Writes one deck as a PDF at path with the given print settings.
+ * Writes one deck as a PDF at path with the given print settings, fitting
+ * the cards on nthreads threads (the file is the same for any number).
  * Cards that do not fit even at min_font_size are warnings naming their
  * file and line. Returns 0, or -1 with diagnostics added (or, without
  * one, when build_should_stop() asked it to stop between pages).
  */
 int pdf_write_deck(const struct site *site, const struct deck *deck,
-    const struct print_config *pc, const char *path, struct diag_list *dl);
+    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl);
 
 /*
  * A calibration sheet, two pages: crosses on the front, scales behind

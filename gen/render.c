@@ -144,21 +144,25 @@ S_section_of(const struct render *r, cmark_node *heading)
 static char *
 S_url(const struct render *r, const char *dest, int is_image)
 {
-	char *target, *path, *rel, *res;
+	char *target, *path, *rel, *res, *page;
 	const char *hash;
 
 	target = links_output_target(r->o.site, r->o.doc, dest);
+	/* A relative destination that did not resolve is broken: never emitted as written. */
 	if (target == NULL)
-		return links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
+		return links_is_external(dest) && links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
+	/* The target is percent-encoded: so must the page be, to compare. */
+	page = url_encode_path(r->o.page_url);
 	hash = strchr(target, '#');
 	path = hash ? xstrndup(target, (size_t)(hash - target)) : xstrdup(target);
-	if (hash && (path[0] == '\0' || strcmp(path, r->o.page_url) == 0))
+	if (hash && (path[0] == '\0' || strcmp(path, page) == 0))
 		res = xstrdup(hash);
 	else {
-		rel = path_relative(r->o.page_url, path);
+		rel = path_relative(page, path);
 		res = xasprintf("%s%s", rel, hash ? hash : "");
 		free(rel);
 	}
+	free(page);
 	free(path);
 	free(target);
 	return res;

@@ -14,13 +14,16 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlsave.h>
 
+#include "links.h"
 #include "util.h"
 
 #define THEME_MAX_NESTING 8
@@ -212,6 +215,24 @@ S_check_template(xmlDocPtr doc, const char *file, struct diag_list *dl)
 					rc = -1;
 					continue;
 				}
+				/* The serialiser writes script and style content raw: no value goes there. */
+				if (strcmp(rest, "slot") == 0 && (xmlStrcasecmp(n->name, (const xmlChar *)"script") == 0 ||
+				    xmlStrcasecmp(n->name, (const xmlChar *)"style") == 0)) {
+					diag_error(dl, file, (int)xmlGetLineNo(n), 0,
+					    "template attribute \"%s\" on <%s>: values may not fill a script or style",
+					    an, (const char *)n->name);
+					rc = -1;
+					continue;
+				}
+				/* Content in a script context would run: values fill no such attribute. */
+				if (strncmp(rest, "attr-", 5) == 0 && (strncasecmp(rest + 5, "on", 2) == 0 ||
+				    strcasecmp(rest + 5, "style") == 0 || strcasecmp(rest + 5, "srcdoc") == 0)) {
+					diag_error(dl, file, (int)xmlGetLineNo(n), 0,
+					    "template attribute \"%s\": values may not fill event handlers, "
+					    "style or srcdoc", an);
+					rc = -1;
+					continue;
+				}
 				val = xmlNodeGetContent((xmlNodePtr)a);
 				if (val == NULL || val[0] == '\0' ||
 				    (val[0] == '!' && (strcmp(rest, "if") != 0 || val[1] == '\0'))) {
@@ -234,6 +255,83 @@ S_check_template(xmlDocPtr doc, const char *file, struct diag_list *dl)
 	return rc;
 }
 
+/* Appends the value names doc's data-qd-* attributes hold to *v (without a leading '!'). */
+static void
+S_collect_names(xmlDocPtr doc, char ***v, size_t *n, size_t *cap)
+{
+	xmlNodePtr e = xmlDocGetRootElement(doc);
+
+	while (e) {
+		xmlAttrPtr a;
+
+		for (a = e->type == XML_ELEMENT_NODE ? e->properties : NULL; a; a = a->next) {
+			xmlChar *val;
+
+			if (strncmp((const char *)a->name, ATTR_PREFIX, strlen(ATTR_PREFIX)) != 0)
+				continue;
+			if ((val = xmlNodeGetContent((xmlNodePtr)a)) == NULL)
+				continue;
+			*v = xgrow(*v, cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = xstrdup((const char *)val + (val[0] == '!'));
+			xmlFree(val);
+		}
+		if (e->type == XML_ELEMENT_NODE && e->children)
+			e = e->children;
+		else {
+			while (e && e->next == NULL)
+				e = e->parent;
+			if (e)
+				e = e->next;
+		}
+	}
+}
+
+static int
+S_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t
+theme_uses(const struct theme *t, enum theme_part part, const char *name)
+{
+	char **hit, **first, **last, **end;
+
+	/* bsearch may not be given a NULL array, even empty (a theme without values). */
+	if (t->nuses[part] == 0)
+		return 0;
+	hit = bsearch(&name, t->uses[part], t->nuses[part], sizeof(char *), S_cmp_name);
+	end = t->uses[part] + t->nuses[part];
+	if (hit == NULL)
+		return 0;
+	for (first = hit; first > t->uses[part] && strcmp(first[-1], name) == 0; first--)
+		;
+	for (last = hit + 1; last < end && strcmp(*last, name) == 0; last++)
+		;
+	return (size_t)(last - first);
+}
+
+xmlDocPtr
+theme_parse(const char *data, size_t len, const char *file, struct diag_list *dl)
+{
+	xmlDocPtr doc;
+
+	if (len > INT_MAX) {
+		diag_error(dl, file, 0, 0, "the template is too large");
+		return NULL;
+	}
+	doc = htmlReadMemory(data, (int)len, file, "UTF-8",
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+	    HTML_PARSE_NODEFDTD | XML_PARSE_NODICT);
+	if (doc == NULL || xmlDocGetRootElement(doc) == NULL)
+		diag_error(dl, file, 0, 0, "cannot parse the template");
+	else if (S_check_template(doc, file, dl) == 0)
+		return doc;
+	if (doc)
+		xmlFreeDoc(doc);
+	return NULL;
+}
+
 static xmlDocPtr
 S_parse_template(const char *path, struct diag_list *dl)
 {
@@ -245,16 +343,7 @@ S_parse_template(const char *path, struct diag_list *dl)
 		diag_error(dl, path, 0, 0, "cannot read the template: %s", strerror(errno));
 		goto out;
 	}
-	doc = htmlReadMemory(data, (int)len, path, "UTF-8",
-	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-	    HTML_PARSE_NODEFDTD | XML_PARSE_NODICT);
-	if (doc == NULL || xmlDocGetRootElement(doc) == NULL)
-		diag_error(dl, path, 0, 0, "cannot parse the template");
-	else if (S_check_template(doc, path, dl) == 0)
-		goto out;
-	if (doc)
-		xmlFreeDoc(doc);
-	doc = NULL;
+	doc = theme_parse(data, len, path, dl);
 out:
 	free(data);
 	return doc;
@@ -329,6 +418,14 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 			rc = -1;
 		} else if ((t->parts[i] = S_parse_template(t->part_files[i], dl)) == NULL)
 			rc = -1;
+		else {
+			size_t cap = 0;
+
+			S_collect_names(t->page, &t->uses[i], &t->nuses[i], &cap);
+			S_collect_names(t->parts[i], &t->uses[i], &t->nuses[i], &cap);
+			if (t->nuses[i] > 1)
+				qsort(t->uses[i], t->nuses[i], sizeof(char *), S_cmp_name);
+		}
 	}
 out:
 	for (i = 0; i < ncand; i++)
@@ -352,8 +449,19 @@ theme_free(struct theme *t)
 		if (t->parts[i])
 			xmlFreeDoc(t->parts[i]);
 		free(t->part_files[i]);
+		while (t->nuses[i] > 0)
+			free(t->uses[i][--t->nuses[i]]);
+		free(t->uses[i]);
 	}
 	memset(t, 0, sizeof(*t));
+}
+
+static int
+S_is_dir_link(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && path_is_dir(path);
 }
 
 int
@@ -390,7 +498,10 @@ theme_copy_assets(const struct theme *t, const char *outdir, struct diag_list *d
 			crel = *rel ? path_join(rel, de->d_name) : xstrdup(de->d_name);
 			cfrom = path_join(src, crel);
 			cto = path_join(dst, crel);
-			if (path_is_dir(cfrom)) {
+			/* A symbolic link to a folder could loop: not followed. */
+			if (S_is_dir_link(cfrom))
+				diag_warning(dl, cfrom, 0, 0, "a symbolic link to a folder is not followed");
+			else if (path_is_dir(cfrom)) {
 				todo = xgrow(todo, &cap, ntodo + 1, sizeof(*todo));
 				todo[ntodo++] = crel;
 				crel = NULL;
@@ -422,12 +533,15 @@ out:
 /* ---- filling ----------------------------------------------------------- */
 
 struct fill {
+	const struct theme *theme;
+	enum theme_part part;
 	xmlDocPtr doc;
 	const char *page_url;
 	xmlNodePtr part_body;      /* the part template's body: the "main" slot */
 	struct diag_list *dl;
 	const char *file;
 	int failed;
+	int main_filled;           /* the part went in once: a "main" slot inside it stays empty */
 };
 
 static void S_fill(struct fill *f, xmlNodePtr root, const struct tvars *v, int depth);
@@ -457,7 +571,8 @@ static int
 S_is_url_attr(const char *name)
 {
 	return strcmp(name, "href") == 0 || strcmp(name, "src") == 0 ||
-	    strcmp(name, "action") == 0 || strcmp(name, "poster") == 0;
+	    strcmp(name, "action") == 0 || strcmp(name, "poster") == 0 ||
+	    strcmp(name, "formaction") == 0;
 }
 
 static char *
@@ -564,7 +679,8 @@ S_fill_attrs(struct fill *f, xmlNodePtr n, const struct tvars *v)
 			char *text = S_text_of(S_lookup(v, name));
 
 			if (text && S_is_url_attr(target)) {
-				char *url = S_page_url(f->page_url, text);
+				char *url = links_url_is_safe(text, strcmp((const char *)n->name, "img") == 0) ?
+				    S_page_url(f->page_url, text) : NULL;
 
 				free(text);
 				text = url;
@@ -580,6 +696,25 @@ S_fill_attrs(struct fill *f, xmlNodePtr n, const struct tvars *v)
 		if (strncmp((const char *)a->name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0)
 			xmlRemoveProp(a);
 	}
+}
+
+/*
+ * The nodes of value tv for its place in the page: moved out of the value
+ * when the templates name it only here (a page's body is most of the
+ * page), else a copy.
+ */
+static xmlNodePtr
+S_value_nodes(struct fill *f, const struct tval *tv, const char *name)
+{
+	xmlNodePtr list, c;
+
+	if (theme_uses(f->theme, f->part, name) != 1)
+		return xmlDocCopyNodeList(f->doc, tv->holder->children);
+	list = tv->holder->children;
+	tv->holder->children = tv->holder->last = NULL;
+	for (c = list; c; c = c->next)
+		c->parent = NULL;
+	return list;
 }
 
 enum { KEEP, REMOVED };
@@ -640,7 +775,7 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 		if (S_is_set(tv) && tv->kind == TV_TEXT)
 			xmlAddPrevSibling(n, xmlNewDocText(f->doc, (const xmlChar *)tv->text));
 		else if (S_is_set(tv) && tv->kind == TV_NODES) {
-			xmlNodePtr c = xmlDocCopyNodeList(f->doc, tv->holder->children), next;
+			xmlNodePtr c = S_value_nodes(f, tv, name), next;
 
 			for (; c; c = next) {
 				next = c->next;
@@ -656,9 +791,10 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 	}
 	if ((name = S_attr(n, ATTR_PREFIX "slot")) != NULL) {
 		tv = S_lookup(v, name);
-		if (strcmp(name, "main") == 0 && tv == NULL && f->part_body) {
+		if (strcmp(name, "main") == 0 && tv == NULL && f->part_body && !f->main_filled) {
 			S_clear_children(n);
 			xmlAddChildList(n, xmlDocCopyNodeList(f->doc, f->part_body->children));
+			f->main_filled = 1;
 		} else if (!S_is_set(tv) || tv->kind == TV_LIST) {
 			S_remove_element(n);
 			rc = REMOVED;
@@ -669,7 +805,7 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 			*descend = 0;
 		} else {
 			S_clear_children(n);
-			xmlAddChildList(n, xmlDocCopyNodeList(f->doc, tv->holder->children));
+			xmlAddChildList(n, S_value_nodes(f, tv, name));
 			*descend = 0;
 		}
 	}
@@ -691,6 +827,19 @@ S_after(xmlNodePtr n, xmlNodePtr root)
 	return NULL;
 }
 
+/* 1 if the element has a template attribute or a URL to rewrite; the others stay as they are. */
+static int
+S_needs_fill(xmlNodePtr n)
+{
+	xmlAttrPtr a;
+
+	for (a = n->properties; a; a = a->next)
+		if (strncmp((const char *)a->name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0 ||
+		    S_is_url_attr((const char *)a->name))
+			return 1;
+	return 0;
+}
+
 static void
 S_fill(struct fill *f, xmlNodePtr root, const struct tvars *v, int depth)
 {
@@ -700,7 +849,9 @@ S_fill(struct fill *f, xmlNodePtr root, const struct tvars *v, int depth)
 		xmlNodePtr after = S_after(n, root);
 		int descend = 0;
 
-		if (n->type == XML_ELEMENT_NODE &&
+		if (n->type == XML_ELEMENT_NODE && !S_needs_fill(n))
+			descend = 1;
+		else if (n->type == XML_ELEMENT_NODE &&
 		    S_fill_element(f, n, v, depth, &descend) == REMOVED) {
 			n = after;
 			continue;
@@ -740,6 +891,8 @@ theme_render(const struct theme *t, enum theme_part part,
 	xmlNodePtr body;
 
 	memset(&f, 0, sizeof(f));
+	f.theme = t;
+	f.part = part;
 	f.doc = doc;
 	f.page_url = page_url;
 	f.dl = dl;
@@ -764,11 +917,16 @@ out:
 	return doc;
 }
 
+/* ---- serialising ------------------------------------------------------- */
+
+/* What libxml2's HTML serialiser adds to the head when saving as UTF-8. */
+static const char S_added_meta[] =
+    "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=UTF-8\">";
+
 /* 1 if the head has its own <meta charset>. */
 static int
-S_has_meta_charset(xmlDocPtr doc)
+S_has_meta_charset(xmlNodePtr head)
 {
-	xmlNodePtr head = S_find_element(xmlDocGetRootElement(doc), "head");
 	xmlNodePtr n;
 
 	for (n = head ? head->children : NULL; n; n = n->next)
@@ -778,29 +936,381 @@ S_has_meta_charset(xmlDocPtr doc)
 	return 0;
 }
 
-int
-theme_serialize(xmlDocPtr doc, char **out, size_t *len)
+/* libxml2's serialiser, for the trees S_serialize_fast leaves to it. */
+static void
+S_serialize_libxml(xmlDocPtr doc, int own, struct buf *b)
 {
-	/* What libxml2's HTML serialiser adds to the head when saving as UTF-8. */
-	static const char added[] =
-	    "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=UTF-8\">";
 	xmlBufferPtr xb = xmlBufferCreate();
 	xmlSaveCtxtPtr sc;
-	struct buf b;
 	const char *s, *hit;
-	int own = S_has_meta_charset(doc);
 
 	sc = xmlSaveToBuffer(xb, "UTF-8", XML_SAVE_AS_HTML | XML_SAVE_NO_DECL);
 	xmlSaveDoc(sc, doc);
 	xmlSaveClose(sc);
 	s = (const char *)xmlBufferContent(xb);
-	buf_init(&b);
-	if (own && (hit = strstr(s, added)) != NULL) {
-		buf_put(&b, s, (size_t)(hit - s));
-		buf_puts(&b, hit + strlen(added));
+	if (own && (hit = strstr(s, S_added_meta)) != NULL) {
+		buf_put(b, s, (size_t)(hit - s));
+		buf_puts(b, hit + strlen(S_added_meta));
 	} else
-		buf_puts(&b, s);
+		buf_puts(b, s);
 	xmlBufferFree(xb);
+}
+
+#define SERIAL_TAGS 64
+
+/*
+ * The fast serialiser writes what libxml2 2.9's HTML serialiser writes,
+ * byte for byte, straight into one buffer: no encoding pass, no copy per
+ * text node, and libxml2's element table (a linear search) consulted once
+ * per element name and page.
+ */
+struct serial {
+	struct buf *b;
+	struct buf value;          /* an attribute value, escaped */
+	struct buf uri;            /* the same, URI-escaped */
+	struct {
+		const char *name;
+		const htmlElemDesc *info;
+	} tags[SERIAL_TAGS];
+};
+
+static const htmlElemDesc *
+S_tag_info(struct serial *s, const char *name)
+{
+	size_t h = (size_t)hash_fnv1a(name, strlen(name), HASH_FNV_SEED) % SERIAL_TAGS, i;
+
+	for (i = 0; i < SERIAL_TAGS; i++, h = (h + 1) % SERIAL_TAGS) {
+		if (s->tags[h].name == NULL) {
+			s->tags[h].name = name;
+			s->tags[h].info = htmlTagLookup((const xmlChar *)name);
+			return s->tags[h].info;
+		}
+		if (strcmp(s->tags[h].name, name) == 0)
+			return s->tags[h].info;
+	}
+	return htmlTagLookup((const xmlChar *)name);
+}
+
+/* buf_put and buf_putc without the call for what fits: the serialiser writes a byte at a time. */
+static inline void
+S_put(struct buf *b, const char *p, size_t n)
+{
+	if (b->data && b->len + n < b->cap) {
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+	} else
+		buf_put(b, p, n);
+}
+
+static inline void
+S_putc(struct buf *b, char c)
+{
+	if (b->data && b->len + 1 < b->cap) {
+		b->data[b->len++] = c;
+		b->data[b->len] = '\0';
+	} else
+		buf_put(b, &c, 1);
+}
+
+static inline void
+S_puts(struct buf *b, const char *s)
+{
+	S_put(b, s, strlen(s));
+}
+
+/*
+ * Text as libxml2 escapes it in an HTML document: <, > and & as
+ * entities, other control characters than tab, line feed and carriage
+ * return dropped, the rest (UTF-8 included) as it is. In attribute values
+ * `<!--...-->` and `&{...}` stay as they are.
+ */
+static void
+S_escape(struct buf *b, const char *p, int attr)
+{
+	const char *run = p, *end;
+
+	for (;; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c >= 0x20 ? c != '<' && c != '>' && c != '&' : c == '\n' || c == '\t' || c == '\r')
+			continue;
+		S_put(b, run, (size_t)(p - run));
+		if (c == '\0')
+			return;
+		if (c == '<' && attr && p[1] == '!' && p[2] == '-' && p[3] == '-' &&
+		    (end = strstr(p, "-->")) != NULL) {
+			S_put(b, p, (size_t)(end + 3 - p));
+			p = end + 2;
+		} else if (c == '&' && attr && p[1] == '{' && (end = strchr(p, '}')) != NULL) {
+			S_put(b, p, (size_t)(end + 1 - p));
+			p = end;
+		} else if (c == '<')
+			S_put(b, "&lt;", 4);
+		else if (c == '>')
+			S_put(b, "&gt;", 4);
+		else if (c == '&')
+			S_put(b, "&amp;", 5);
+		run = p + 1;
+	}
+}
+
+/* libxml2's xmlBufWriteQuotedString. */
+static void
+S_put_quoted(struct buf *b, const char *p, size_t n)
+{
+	const char *q;
+
+	if (memchr(p, '"', n) == NULL) {
+		S_putc(b, '"');
+		S_put(b, p, n);
+		S_putc(b, '"');
+	} else if (memchr(p, '\'', n) == NULL) {
+		S_putc(b, '\'');
+		S_put(b, p, n);
+		S_putc(b, '\'');
+	} else {
+		S_putc(b, '"');
+		while ((q = memchr(p, '"', n)) != NULL) {
+			S_put(b, p, (size_t)(q - p));
+			S_put(b, "&quot;", 6);
+			n -= (size_t)(q + 1 - p);
+			p = q + 1;
+		}
+		S_put(b, p, n);
+		S_putc(b, '"');
+	}
+}
+
+/* libxml2's xmlURIEscapeStr(p, "@/:=?;#%&,+<>"): all but unreserved characters as %XX. */
+static void
+S_uri_escape(struct buf *b, const char *p)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-_.!~*'()@/:=?;#%&,+<>", c) != NULL)
+			S_putc(b, (char)c);
+		else {
+			S_putc(b, '%');
+			S_putc(b, hex[c >> 4]);
+			S_putc(b, hex[c & 15]);
+		}
+	}
+}
+
+/* libxml2's htmlIsBooleanAttr: these are written without a value. */
+static int
+S_is_boolean_attr(const char *name)
+{
+	static const char *const names[] = {
+		"checked", "compact", "declare", "defer", "disabled", "ismap", "multiple",
+		"nohref", "noresize", "noshade", "nowrap", "readonly", "selected",
+	};
+	size_t i;
+
+	if (strchr("cdimnrsCDIMNRS", name[0]) == NULL)
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+S_is_uri_attr(xmlNodePtr el, xmlAttrPtr a)
+{
+	const char *n = (const char *)a->name;
+
+	return !strcasecmp(n, "href") || !strcasecmp(n, "action") || !strcasecmp(n, "src") ||
+	    (!strcasecmp(n, "name") && !strcasecmp((const char *)el->name, "a"));
+}
+
+/* One attribute, with its leading space. -1 for what only libxml2 writes (entity references). */
+static int
+S_put_attr(struct serial *s, xmlNodePtr el, xmlAttrPtr a)
+{
+	const char *v;
+	xmlNodePtr t;
+
+	S_putc(s->b, ' ');
+	S_puts(s->b, (const char *)a->name);
+	if (a->children == NULL || S_is_boolean_attr((const char *)a->name))
+		return 0;
+	buf_reset(&s->value);
+	buf_put(&s->value, "", 0);
+	for (t = a->children; t; t = t->next) {
+		if (t->type != XML_TEXT_NODE)
+			return -1;
+		if (t->content)
+			S_escape(&s->value, (const char *)t->content, 1);
+	}
+	S_putc(s->b, '=');
+	if (!S_is_uri_attr(el, a)) {
+		S_put_quoted(s->b, s->value.data, s->value.len);
+		return 0;
+	}
+	for (v = s->value.data; *v == ' ' || *v == '\t' || *v == '\n' || *v == '\r'; v++)
+		;
+	buf_reset(&s->uri);
+	buf_put(&s->uri, "", 0);
+	S_uri_escape(&s->uri, v);
+	S_put_quoted(s->b, s->uri.data, s->uri.len);
+	return 0;
+}
+
+static void
+S_end_tag(struct buf *b, xmlNodePtr el)
+{
+	S_put(b, "</", 2);
+	S_puts(b, (const char *)el->name);
+	S_putc(b, '>');
+}
+
+/*
+ * The page as libxml2 writes it, for the trees theme_render makes: a
+ * doctype and one <html> with at most one <head> child. Returns -1, with
+ * b as it was, for anything else; libxml2 writes those.
+ */
+static int
+S_serialize_fast(xmlDocPtr doc, int own, struct buf *b)
+{
+	struct serial s;
+	xmlNodePtr root = NULL, head = NULL, n;
+	xmlDtdPtr dtd = doc->intSubset;
+	size_t start = b->len;
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.b = b;
+	buf_init(&s.value);
+	buf_init(&s.uri);
+	for (n = doc->children; n; n = n->next) {
+		if (n->type == XML_DTD_NODE && (xmlDtdPtr)n == dtd)
+			continue;
+		if (n->type != XML_ELEMENT_NODE || root || strcmp((const char *)n->name, "html") != 0)
+			goto out;
+		root = n;
+	}
+	/* A template's "<!DOCTYPE>" has no name (fuzz_template): libxml2 writes that. */
+	if (root == NULL || (dtd && (dtd->ExternalID || dtd->SystemID || dtd->name == NULL)))
+		goto out;
+	/* libxml2 puts its <meta> in the <head> child of <html>; other meta and head shapes are its own. */
+	for (n = root->children; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE) {
+			if (!xmlStrcasecmp(n->name, (const xmlChar *)"meta") ||
+			    (!xmlStrcasecmp(n->name, (const xmlChar *)"head") && head))
+				goto out;
+			if (!xmlStrcasecmp(n->name, (const xmlChar *)"head"))
+				head = n;
+		}
+	if (head != S_find_element(root, "head"))
+		goto out;
+	for (n = head ? head->children : NULL; n; n = n->next) {
+		xmlAttrPtr a;
+
+		if (n->type != XML_ELEMENT_NODE || xmlStrcasecmp(n->name, (const xmlChar *)"meta"))
+			continue;
+		for (a = n->properties; a; a = a->next)
+			if (!xmlStrcasecmp(a->name, (const xmlChar *)"http-equiv") && a->children &&
+			    a->children->type == XML_TEXT_NODE &&
+			    !xmlStrcasecmp(a->children->content, (const xmlChar *)"Content-Type"))
+				goto out;
+	}
+	if (dtd) {
+		buf_puts(b, "<!DOCTYPE ");
+		buf_puts(b, (const char *)dtd->name);
+		buf_puts(b, ">\n");
+	}
+	n = root;
+	for (;;) {
+		const htmlElemDesc *info;
+		int descend = 0;
+		xmlAttrPtr a;
+
+		switch (n->type) {
+		case XML_ELEMENT_NODE:
+			if (n->ns || n->nsDef)
+				goto out;
+			info = S_tag_info(&s, (const char *)n->name);
+			S_putc(b, '<');
+			S_puts(b, (const char *)n->name);
+			for (a = n->properties; a; a = a->next)
+				if (a->ns || S_put_attr(&s, n, a) == -1)
+					goto out;
+			S_putc(b, '>');
+			if (n == head && !own)
+				S_puts(b, S_added_meta);
+			if (info && info->empty)
+				break;
+			if (n->children)
+				descend = 1;
+			else if (n == head || !info || !info->saveEndTag ||
+			    !strcmp(info->name, "html") || !strcmp(info->name, "body"))
+				S_end_tag(b, n);
+			break;
+		case XML_TEXT_NODE:
+			if (n->content == NULL)
+				break;
+			if (n->name != xmlStringTextNoenc && (n->parent == NULL ||
+			    (xmlStrcasecmp(n->parent->name, (const xmlChar *)"script") &&
+			    xmlStrcasecmp(n->parent->name, (const xmlChar *)"style"))))
+				S_escape(b, (const char *)n->content, 0);
+			else
+				S_puts(b, (const char *)n->content);
+			break;
+		case XML_CDATA_SECTION_NODE:
+			if (n->content)
+				S_puts(b, (const char *)n->content);
+			break;
+		case XML_COMMENT_NODE:
+			if (n->content) {
+				buf_puts(b, "<!--");
+				S_puts(b, (const char *)n->content);
+				buf_puts(b, "-->");
+			}
+			break;
+		default:
+			goto out;
+		}
+		if (descend) {
+			n = n->children;
+			continue;
+		}
+		while (n != root && n->next == NULL) {
+			n = n->parent;
+			S_end_tag(b, n);
+		}
+		if (n == root)
+			break;
+		n = n->next;
+	}
+	buf_putc(b, '\n');
+	rc = 0;
+out:
+	if (rc == -1) {
+		b->len = start;
+		if (b->data)
+			b->data[start] = '\0';
+	}
+	buf_free(&s.value);
+	buf_free(&s.uri);
+	return rc;
+}
+
+int
+theme_serialize(xmlDocPtr doc, char **out, size_t *len)
+{
+	int own = S_has_meta_charset(S_find_element(xmlDocGetRootElement(doc), "head"));
+	struct buf b;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	if (S_serialize_fast(doc, own, &b) == -1)
+		S_serialize_libxml(doc, own, &b);
 	*len = b.len;
 	*out = buf_detach(&b);
 	return 0;

@@ -31,6 +31,9 @@ struct theme {
 	xmlDocPtr page;            /* templates/page.html */
 	xmlDocPtr parts[THEME_NPARTS];
 	char *part_files[THEME_NPARTS];  /* for diagnostics */
+	/* Per part: the value names page.html and the part name, sorted (theme_uses). */
+	char **uses[THEME_NPARTS];
+	size_t nuses[THEME_NPARTS];
 };
 
 /*
@@ -41,6 +44,19 @@ struct theme {
 int theme_load(struct theme *t, const char *site_root, const char *name,
     struct diag_list *dl);
 void theme_free(struct theme *t);
+/*
+ * Parses one template from memory and checks its data-qd-* attributes
+ * (file names it in diagnostics). Returns the document (caller frees with
+ * xmlFreeDoc), or NULL with a diagnostic added.
+ */
+xmlDocPtr theme_parse(const char *data, size_t len, const char *file, struct diag_list *dl);
+/*
+ * How many data-qd-* attributes of page.html and the template of `part`
+ * name the value `name` (at any depth of repeats). A page need not build
+ * a value its templates never use: a list of every chapter on each of
+ * 10,000 chapter pages would cost time quadratic in the guide.
+ */
+size_t theme_uses(const struct theme *t, enum theme_part part, const char *name);
 /* Copies the theme's assets/ to <outdir>/assets/. 0, or -1 with a diagnostic. */
 int theme_copy_assets(const struct theme *t, const char *outdir, struct diag_list *dl);
 
@@ -58,7 +74,8 @@ struct tvars *tvars_item(struct tvars *v, const char *name);
 
 /*
  * Builds one page: a copy of the frame with `part` filled into its main
- * slot and everything filled from v. Relative href, src and action values
+ * slot and everything filled from v. A node value the templates name
+ * once is moved into the page, not copied: v holds it no more. Relative href, src and action values
  * of the templates are relative to the output root and are rewritten for
  * page_url (a path below out/). Returns the new document (caller frees),
  * or NULL with a diagnostic added.

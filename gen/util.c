@@ -122,7 +122,8 @@ buf_put(struct buf *b, const void *p, size_t n)
 {
 	if (n > SIZE_MAX - b->len - 1)
 		S_oom(SIZE_MAX);
-	b->data = xgrow(b->data, &b->cap, b->len + n + 1, 1);
+	if (b->len + n + 1 > b->cap)
+		b->data = xgrow(b->data, &b->cap, b->len + n + 1, 1);
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -138,8 +139,11 @@ buf_puts(struct buf *b, const char *s)
 void
 buf_putc(struct buf *b, int c)
 {
-	char ch = (char)c;
-	buf_put(b, &ch, 1);
+	/* Called a byte at a time by escapers: no call on the way when it fits. */
+	if (b->len + 2 > b->cap)
+		b->data = xgrow(b->data, &b->cap, b->len + 2, 1);
+	b->data[b->len++] = (char)c;
+	b->data[b->len] = '\0';
 }
 
 void
@@ -374,6 +378,28 @@ path_relative(const char *from, const char *to)
 	return buf_detach(&b);
 }
 
+char *
+url_encode_path(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p;
+	struct buf b;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	for (p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~!$&'()*+,;=@", *p) != NULL)
+			buf_putc(&b, *p);
+		else {
+			buf_putc(&b, '%');
+			buf_putc(&b, hex[*p >> 4]);
+			buf_putc(&b, hex[*p & 15]);
+		}
+	}
+	return buf_detach(&b);
+}
+
 int
 path_has_suffix(const char *p, const char *suffix)
 {
@@ -421,6 +447,13 @@ dir_make(const char *path)
 	char *p = xstrdup(path), *s;
 	int rc = -1;
 
+	/* Usually the parent exists: one mkdir, not one per component. */
+	if (mkdir(p, 0777) == 0 || errno == EEXIST) {
+		rc = 0;
+		goto out;
+	}
+	if (errno != ENOENT)
+		goto out;
 	for (s = p + 1; *s; s++) {
 		if (*s != '/')
 			continue;
@@ -444,9 +477,11 @@ file_write(const char *path, const void *data, size_t len)
 	const char *p = data;
 	int fd, rc = -1, saved;
 
-	if (*dir && dir_make(dir) == -1)
-		goto out;
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) == -1)
+	/* The folder is made only when the file cannot be created without it. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd == -1 && errno == ENOENT && *dir && dir_make(dir) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd == -1)
 		goto out;
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
@@ -472,14 +507,44 @@ out:
 int
 file_copy(const char *from, const char *to)
 {
-	char *data;
-	size_t len;
-	int rc;
+	char *dir = path_dirname(to), chunk[65536];
+	int in = -1, out = -1, rc = -1, saved;
 
-	if (file_read(from, &data, &len) == -1)
-		return -1;
-	rc = file_write(to, data, len);
-	free(data);
+	if ((in = open(from, O_RDONLY | O_CLOEXEC)) == -1)
+		goto out;
+	if (*dir && dir_make(dir) == -1)
+		goto out;
+	if ((out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) == -1)
+		goto out;
+	for (;;) {
+		ssize_t n = read(in, chunk, sizeof(chunk)), done = 0;
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			goto out;
+		if (n == 0)
+			break;
+		while (done < n) {
+			ssize_t w = write(out, chunk + done, (size_t)(n - done));
+
+			if (w == -1 && errno == EINTR)
+				continue;
+			if (w == -1)
+				goto out;
+			done += w;
+		}
+	}
+	rc = close(out);
+	out = -1;
+out:
+	saved = errno;
+	if (in != -1)
+		close(in);
+	if (out != -1)
+		close(out);
+	free(dir);
+	errno = saved;
 	return rc;
 }
 
@@ -503,7 +568,9 @@ dir_remove(const char *path)
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		child = path_join(path, de->d_name);
-		if (dir_remove(child) == -1)
+		/* What readdir says is no folder goes without an lstat. */
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN ? unlink(child) == -1 :
+		    dir_remove(child) == -1)
 			rc = -1;
 		free(child);
 	}

@@ -68,6 +68,13 @@ const char *path_basename(const char *p);
 char *path_normalize(const char *p);
 /* The relative URL that leads from page `from` to `to` (both relative to the output root). */
 char *path_relative(const char *from, const char *to);
+/*
+ * A relative path as a URL path: every byte but letters, digits, '/' and
+ * -._~!$&'()*+,;=@ is percent-encoded, so spaces, '#', '?', '%' and
+ * non-ASCII names survive, and a first segment holding ':' can never be
+ * read as a scheme ("javascript:x/index.html"). Caller frees.
+ */
+char *url_encode_path(const char *path);
 int path_has_suffix(const char *p, const char *suffix);
 
 /*
@@ -77,6 +84,7 @@ int path_has_suffix(const char *p, const char *suffix);
 int file_read(const char *path, char **data, size_t *len);
 /* Writes data to path, creating parent directories. 0 or -1 (errno). */
 int file_write(const char *path, const void *data, size_t len);
+/* Copies a file in chunks (memory stays bounded), creating parent directories. 0 or -1 (errno). */
 int file_copy(const char *from, const char *to);
 /* mkdir -p. 0 or -1 (errno). */
 int dir_make(const char *path);

@@ -49,6 +49,8 @@ test_defaults(void)
 	CHECK_INT(c.quiz.seconds_hard, 75, "quiz.seconds.hard");
 	CHECK(c.quiz.pass_mark == 0.7, "quiz.pass_mark 0.7");
 	CHECK_INT(c.markdown.unsafe_html, 0, "markdown.unsafe_html off");
+	CHECK_INT(c.limits.max_file_size, 8 * 1024 * 1024, "limits.max_file_size 8 MiB");
+	CHECK_INT(c.limits.max_elements, 500000, "limits.max_elements");
 	CHECK(c.print.paper_w == 210 && c.print.paper_h == 297, "paper a4");
 	CHECK(c.print.card_w == 74 && c.print.card_h == 105, "card a7");
 	CHECK_INT(c.print.duplex, DUPLEX_LONG_EDGE, "duplex");
@@ -72,7 +74,8 @@ test_every_key(void)
 	    "[markdown]\nunsafe_html = true\n"
 	    "[print]\npaper = \"letter\"\ncard = \"index-3x5\"\nduplex = \"short-edge\"\n"
 	    "cut_marks = \"lines\"\nfont = \"DejaVu Sans\"\nmin_font_size = 6.5\n"
-	    "back_offset = \"0.5mm, -0.3mm\"\n";
+	    "back_offset = \"0.5mm, -0.3mm\"\n"
+	    "[limits]\nmax_file_size = 1048576\nmax_elements = 1000\n";
 
 	CHECK_GROUP("config keys");
 	CHECK_INT(S_load(text, &c, &dl), 0, "every key loads");
@@ -94,6 +97,8 @@ test_every_key(void)
 	CHECK_STR(c.print.font, "DejaVu Sans", "font");
 	CHECK(c.print.min_font_size == 6.5, "min_font_size 6.5");
 	CHECK(c.print.back_offset_x == 0.5 && c.print.back_offset_y == -0.3, "back_offset");
+	CHECK_INT(c.limits.max_file_size, 1048576, "limits.max_file_size");
+	CHECK_INT(c.limits.max_elements, 1000, "limits.max_elements");
 	config_free(&c);
 	diag_free(&dl);
 }
@@ -143,6 +148,14 @@ static const struct bad_case bad[] = {
 	{ "base_url = \"example.org\"\n", 1, 12, "\"base_url\" must start with https:// or http://, not \"example.org\"" },
 	{ "theme = \"../x\"\n", 1, 9, "\"theme\" must name a folder in themes/, not \"../x\"" },
 	{ "quiz = 3\n", 1, 8, "\"quiz\" must be a table" },
+	{ "language = \"en\\\" onload=\\\"x\"\n", 1, 12,
+	  "\"language\" must be a language tag such as \"en\" or \"pt-BR\", not \"en\" onload=\"x\"" },
+	{ "language = \"e\"\n", 1, 12, "\"language\" must be a language tag such as \"en\" or \"pt-BR\", not \"e\"" },
+	{ "base_url = \"https://x.org/\\\"><script>\"\n", 1, 12,
+	  "\"base_url\" must be a URL (spaces, quotes and <>\\^`{|} percent-encoded), not \"https://x.org/\"><script>\"" },
+	{ "[limits]\nmax_file_size = 10\n", 2, 17, "\"max_file_size\" must be from 1024 to 1073741824" },
+	{ "[limits]\nmax_elements = \"many\"\n", 2, 16, "\"max_elements\" must be an integer" },
+	{ "[limits]\nmax_files = 3\n", 2, 1, "unknown key \"limits.max_files\" in site.toml" },
 };
 
 static void
@@ -168,6 +181,33 @@ test_bad_inputs(void)
 	}
 }
 
+/* site.toml itself is held to the default file size limit (its own is not read yet). */
+static void
+test_huge_file(void)
+{
+	char path[] = "/tmp/quizdeck-config-XXXXXX";
+	int fd = mkstemp(path);
+	struct config c;
+	struct diag_list dl;
+	char msg[160];
+
+	CHECK_GROUP("config size limit");
+	if (fd == -1 || ftruncate(fd, CONFIG_MAX_FILE_SIZE + 1) == -1) {
+		perror("config_test");
+		exit(2);
+	}
+	close(fd);
+	diag_init(&dl);
+	CHECK_INT(config_load(&c, path, &dl), -1, "a site.toml over 8 MiB is refused");
+	snprintf(msg, sizeof(msg), "the file is %ld bytes, over the limit of %ld bytes",
+	    CONFIG_MAX_FILE_SIZE + 1, CONFIG_MAX_FILE_SIZE);
+	CHECK(dl.len == 1 && strcmp(dl.v[0].message, msg) == 0, "with the size and the limit: %s",
+	    dl.len ? dl.v[0].message : "(nothing)");
+	unlink(path);
+	config_free(&c);
+	diag_free(&dl);
+}
+
 static void
 test_syntax_error(void)
 {
@@ -188,6 +228,7 @@ main(void)
 	test_every_key();
 	test_sizes();
 	test_bad_inputs();
+	test_huge_file();
 	test_syntax_error();
 	return check_finish();
 }
