@@ -730,21 +730,21 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 
 /* ---- drawing --------------------------------------------------------- */
 
-static void
-S_grey(cairo_t *cr, double g)
+void
+cardtext_grey(cairo_t *cr, double g)
 {
 	cairo_set_source_rgb(cr, g, g, g);
 }
 
-static void
-S_show(cairo_t *cr, PangoLayout *l, double x, double y)
+void
+cardtext_show(cairo_t *cr, PangoLayout *l, double x, double y)
 {
 	cairo_move_to(cr, x, y);
 	pango_cairo_show_layout(cr, l);
 }
 
-static void
-S_hline(cairo_t *cr, double x0, double x1, double y, double width)
+void
+cardtext_hline(cairo_t *cr, double x0, double x1, double y, double width)
 {
 	cairo_set_line_width(cr, width);
 	cairo_move_to(cr, x0, y);
@@ -759,22 +759,22 @@ S_table_draw(cairo_t *cr, const struct table *t, double x, double y, double size
 	int r, c;
 
 	cairo_set_source_rgb(cr, 0, 0, 0);
-	S_hline(cr, x, x + t->width, y, 0.6);
+	cardtext_hline(cr, x, x + t->width, y, 0.6);
 	for (r = 0; r < t->nrows; r++) {
 		cx = x;
 		for (c = 0; c < t->ncols; c++) {
 			PangoLayout *l = t->lay[r * t->ncols + c];
 
 			if (l)
-				S_show(cr, l, cx, y + pady);
+				cardtext_show(cr, l, cx, y + pady);
 			cx += t->colw[c] + gap;
 		}
 		y += t->rowh[r];
 		/* Booktabs: a light rule under the header, heavier ones top and bottom. */
 		if (t->header[r] && r + 1 < t->nrows)
-			S_hline(cr, x, x + t->width, y, 0.35);
+			cardtext_hline(cr, x, x + t->width, y, 0.35);
 	}
-	S_hline(cr, x, x + t->width, y, 0.6);
+	cardtext_hline(cr, x, x + t->width, y, 0.6);
 }
 
 void
@@ -798,20 +798,20 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top)
 		switch (b->kind) {
 		case BLK_TEXT:
 		case BLK_HEADING:
-			S_show(cr, b->layout, bx, y);
+			cardtext_show(cr, b->layout, bx, y);
 			first_baseline = S_baseline(b->layout);
 			break;
 		case BLK_CODE:
-			S_grey(cr, GREY_SHADE);
+			cardtext_grey(cr, GREY_SHADE);
 			cairo_rectangle(cr, bx, y, bw, b->h);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0, 0, 0);
-			S_show(cr, b->layout, bx + 0.5 * size, y + 0.45 * size);
+			cardtext_show(cr, b->layout, bx + 0.5 * size, y + 0.45 * size);
 			first_baseline = 0.45 * size + S_baseline(b->layout);
 			break;
 		case BLK_RULE:
-			S_grey(cr, GREY_RULE);
-			S_hline(cr, bx + bw * 0.35, bx + bw * 0.65, y + b->h / 2, 0.5);
+			cardtext_grey(cr, GREY_RULE);
+			cardtext_hline(cr, bx + bw * 0.35, bx + bw * 0.65, y + b->h / 2, 0.5);
 			break;
 		case BLK_TABLE:
 			S_table_draw(cr, b->table, bx, y, size);
@@ -824,10 +824,10 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top)
 			double my = y + first_baseline - S_baseline(b->mlayout);
 
 			cairo_set_source_rgb(cr, 0, 0, 0);
-			S_show(cr, b->mlayout, rtl ? bx + bw + gap : bx - gap - mw, my);
+			cardtext_show(cr, b->mlayout, rtl ? bx + bw + gap : bx - gap - mw, my);
 		}
 		/* Quote bars, joined to the previous block's where it is in the same quote. */
-		S_grey(cr, GREY_RULE);
+		cardtext_grey(cr, GREY_RULE);
 		for (k = 0; k < b->nbars; k++) {
 			double bar = fmin(b->bars[k].at * size, width / 2);
 			double bar_x = rtl ? x + width - bar : x + bar;

@@ -50,6 +50,12 @@ void cardtext_free(struct cardtext *ct);
  * images their description, raw HTML is left out. Caller frees.
  */
 char *cardtext_inline(cmark_node *container);
+/* Drawing primitives shared by the card text and the sheet: a grey (0 black
+ * to 1 white), a layout at (x, y), a horizontal rule. */
+void cardtext_grey(cairo_t *cr, double g);
+void cardtext_show(cairo_t *cr, PangoLayout *l, double x, double y);
+void cardtext_hline(cairo_t *cr, double x0, double x1, double y, double width);
+
 /* Appends s escaped for Pango markup, without the control characters markup rejects. */
 void cardtext_escape(struct buf *b, const char *s);
 /* A layout that wraps at words (inside a word only when it must); text is markup unless plain. */

@@ -114,28 +114,6 @@ S_height(PangoLayout *l)
 	return (double)ph / PANGO_SCALE;
 }
 
-static void
-S_grey(cairo_t *cr, double g)
-{
-	cairo_set_source_rgb(cr, g, g, g);
-}
-
-static void
-S_show(cairo_t *cr, PangoLayout *l, double x, double y)
-{
-	cairo_move_to(cr, x, y);
-	pango_cairo_show_layout(cr, l);
-}
-
-static void
-S_hline(cairo_t *cr, double x0, double x1, double y, double width)
-{
-	cairo_set_line_width(cr, width);
-	cairo_move_to(cr, x0, y);
-	cairo_line_to(cr, x1, y);
-	cairo_stroke(cr);
-}
-
 /* ---- cards ----------------------------------------------------------- */
 
 /*
@@ -213,7 +191,7 @@ S_clip_body(struct writer *w, double top, double room)
 
 	cardtext_set_font(l, w->font, w->st.meta * 1.5, PANGO_WEIGHT_BOLD);
 	cairo_set_source_rgb(w->cr, 0, 0, 0);
-	S_show(w->cr, l, w->st.w - w->st.pad / 2 - S_width(l) / 2, top + room - S_height(l) * 0.75);
+	cardtext_show(w->cr, l, w->st.w - w->st.pad / 2 - S_width(l) / 2, top + room - S_height(l) * 0.75);
 	g_object_unref(l);
 	cairo_rectangle(w->cr, 0, top, w->st.w, room);
 	cairo_clip(w->cr);
@@ -233,12 +211,12 @@ S_frame(struct writer *w, int head, const char *foot, double *top, double *botto
 		/* The same on every side of every card: laid out once per deck. */
 		if (!w->head)
 			w->head = S_meta_layout(w, w->deck->title ? w->deck->title : "", 1);
-		S_show(w->cr, w->head, w->st.pad, w->st.pad);
+		cardtext_show(w->cr, w->head, w->st.pad, w->st.pad);
 		*top += S_height(w->head) + gap;
 	}
 	l = S_meta_layout(w, foot, 0);
 	*bottom -= S_height(l);
-	S_show(w->cr, l, w->st.pad, *bottom);
+	cardtext_show(w->cr, l, w->st.pad, *bottom);
 	*bottom -= gap;
 	g_object_unref(l);
 }
@@ -400,10 +378,10 @@ S_front(struct writer *w, const struct card *c, struct impose_rect r, const stru
 	if (fit.front_over) {
 		S_overflow(w, c);
 		S_clip_body(w, top, room);
-		S_show(w->cr, l, w->st.pad, top);
+		cardtext_show(w->cr, l, w->st.pad, top);
 	} else
 		/* A touch above the middle, where the eye expects the centre. */
-		S_show(w->cr, l, w->st.pad + (width - fit.front_width) / 2,
+		cardtext_show(w->cr, l, w->st.pad + (width - fit.front_width) / 2,
 		    top + (room - fit.front_h) * 0.45);
 	g_object_unref(l);
 	cairo_restore(w->cr);
@@ -469,7 +447,7 @@ S_marks(struct writer *w, size_t nslots)
 
 	n = impose_cut_marks(&w->im, (int)nslots, w->pc->cut_marks, v, max);
 	cairo_save(cr);
-	S_grey(cr, GREY_MARKS);
+	cardtext_grey(cr, GREY_MARKS);
 	cairo_set_line_width(cr, 0.3);
 	for (i = 0; i < n && i < max; i++) {
 		cairo_move_to(cr, v[i].x0 * PT_PER_MM, v[i].y0 * PT_PER_MM);
@@ -698,7 +676,7 @@ S_empty_page(struct writer *w)
 
 	cardtext_set_font(l, w->font, 11, PANGO_WEIGHT_NORMAL);
 	cairo_set_source_rgb(w->cr, 0, 0, 0);
-	S_show(w->cr, l, (w->pc->paper_w * PT_PER_MM - S_width(l)) / 2,
+	cardtext_show(w->cr, l, (w->pc->paper_w * PT_PER_MM - S_width(l)) / 2,
 	    w->pc->paper_h * PT_PER_MM / 3);
 	g_object_unref(l);
 	cairo_show_page(w->cr);
@@ -901,7 +879,7 @@ S_text_at(struct writer *w, const char *markup, double size, double x, double y,
 	cardtext_set_font(l, w->font, size, PANGO_WEIGHT_NORMAL);
 	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
 	pango_layout_set_alignment(l, align);
-	S_show(w->cr, l, x, y);
+	cardtext_show(w->cr, l, x, y);
 	g_object_unref(l);
 }
 
@@ -931,7 +909,7 @@ S_cal_front(struct writer *w)
 	x0 = (w->pc->paper_w - 100) / 2 * m;
 	y0 = (w->pc->paper_h * 0.5 + 30) * m;
 	if (w->pc->paper_w >= 110) {
-		S_hline(cr, x0, x0 + 100 * m, y0, 0.4);
+		cardtext_hline(cr, x0, x0 + 100 * m, y0, 0.4);
 		for (i = 0; i <= 100; i++) {
 			double len = i % 10 == 0 ? 3 : i % 5 == 0 ? 2 : 1;
 
@@ -984,9 +962,9 @@ S_scale(struct writer *w, double x, double y, int vertical)
 		lw = S_width(l);
 		lh = S_height(l);
 		if (vertical)
-			S_show(cr, l, x + 3.2 * m, y + i * m - lh / 2);
+			cardtext_show(cr, l, x + 3.2 * m, y + i * m - lh / 2);
 		else
-			S_show(cr, l, x + i * m - lw / 2, y + 3 * m);
+			cardtext_show(cr, l, x + i * m - lw / 2, y + 3 * m);
 		g_object_unref(l);
 		free(s);
 	}
