@@ -302,10 +302,11 @@ S_cmp_deck_size(const void *a, const void *b)
 }
 
 /*
- * Writes each wanted deck's PDF below dir/print/: several decks at once,
- * each on one thread, or a lone deck with all the threads. What the decks
- * leave is gathered in deck order, up to the first that failed, as if
- * they had run one after another and stopped there.
+ * Writes each wanted deck's PDF below dir/print/: decks at once, one per
+ * thread, and threads left over fitting cards for them (a lone deck gets
+ * them all). What the decks leave is gathered in deck order, up to the
+ * first that failed, as if they had run one after another and stopped
+ * there.
  */
 static int
 S_write_pdfs(const struct site *site, const struct build_options *opt,
@@ -344,7 +345,8 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	}
 	if (n > 1)
 		qsort(db.order, n, sizeof(*db.order), S_cmp_deck_size);
-	db.nthreads = n > 1 ? 1 : nthreads;
+	/* Threads beyond one per deck fit cards for the deck they are given to. */
+	db.nthreads = n > 0 && (size_t)nthreads > n ? nthreads / (int)n : 1;
 	atomic_init(&db.failed, SIZE_MAX);
 	pool_run(n > 1 ? nthreads : 1, n, S_deck_job, &db);
 	for (i = 0; i < n; i++) {

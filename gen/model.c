@@ -1216,18 +1216,44 @@ S_same_address(const struct site *site, struct diag_list *dl)
 	free(k);
 }
 
+/* Chapters, built each from its own doc, in parallel. */
+struct chapter_batch {
+	struct doc **docs;
+	struct chapter **chapters;
+	struct diag_list *dls;     /* per chapter, moved into the site's list in doc order */
+};
+
+static void
+S_chapter_job(void *arg, size_t job, int worker)
+{
+	struct chapter_batch *cb = arg;
+
+	(void)worker;
+	cb->chapters[job] = S_build_chapter(cb->docs[job], &cb->dls[job]);
+}
+
 static void
 S_build_guide(struct site *site, struct diag_list *dl)
 {
+	struct chapter_batch cb;
 	struct chapter_key *keys;
-	size_t i, cap = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < site->ndocs; i++) {
-		if (site->docs[i]->src->kind != SOURCE_CHAPTER)
-			continue;
-		site->chapters = xgrow(site->chapters, &cap, site->nchapters + 1, sizeof(*site->chapters));
-		site->chapters[site->nchapters++] = S_build_chapter(site->docs[i], dl);
+	cb.docs = xcalloc(site->ndocs + 1, sizeof(*cb.docs));
+	for (i = 0; i < site->ndocs; i++)
+		if (site->docs[i]->src->kind == SOURCE_CHAPTER)
+			cb.docs[n++] = site->docs[i];
+	cb.chapters = xcalloc(n + 1, sizeof(*cb.chapters));
+	cb.dls = xcalloc(n + 1, sizeof(*cb.dls));
+	pool_run(site->jobs, n, S_chapter_job, &cb);
+	for (i = 0; i < n; i++) {
+		diag_move(dl, &cb.dls[i]);
+		diag_free(&cb.dls[i]);
 	}
+	site->chapters = cb.chapters;
+	site->nchapters = n;
+	free(cb.dls);
+	free(cb.docs);
 	keys = xcalloc(site->nchapters + 1, sizeof(*keys));
 	for (i = 0; i < site->nchapters; i++) {
 		keys[i].c = site->chapters[i];
@@ -1519,7 +1545,8 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	    (size_t)site->cfg.limits.max_file_size, dl);
 	free(content_dir);
 
-	over = S_parse_docs(site, opt && opt->jobs > 0 ? opt->jobs : pool_default_threads());
+	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
+	over = S_parse_docs(site, site->jobs);
 	S_limit_elements(site, over, dl);
 	free(over);
 	for (i = 0; i < site->ndocs; i++) {
@@ -1584,6 +1611,22 @@ S_topic_free(struct topic *tp)
 	free(tp);
 }
 
+static void
+S_doc_free_job(void *arg, size_t job, int worker)
+{
+	struct doc *d = ((struct doc **)arg)[job];
+	size_t j;
+
+	(void)worker;
+	for (j = 0; j < d->nanchors; j++)
+		free(d->anchors[j].id);
+	free(d->anchors);
+	free(d->line_starts);
+	free(d->url);
+	cmark_node_free(d->root);
+	free(d);
+}
+
 void
 site_free(struct site *site)
 {
@@ -1637,17 +1680,8 @@ site_free(struct site *site)
 		free(c);
 	}
 	free(site->chapters);
-	for (i = 0; i < site->ndocs; i++) {
-		struct doc *d = site->docs[i];
-
-		for (j = 0; j < d->nanchors; j++)
-			free(d->anchors[j].id);
-		free(d->anchors);
-		free(d->line_starts);
-		free(d->url);
-		cmark_node_free(d->root);
-		free(d);
-	}
+	/* The parse trees are most of the model: each doc is freed on its own, in parallel. */
+	pool_run(site->jobs, site->ndocs, S_doc_free_job, site->docs);
 	free(site->docs);
 	for (i = 0; i < site->nassets; i++)
 		free(site->assets[i].url);

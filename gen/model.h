@@ -205,11 +205,12 @@ struct site {
 	struct asset *assets;      /* linked files to copy, sorted by url */
 	size_t nassets, assets_cap;
 	struct link_stats stats;
+	int jobs;                  /* threads for parsing and freeing (site_options) */
 };
 
 struct site_options {
 	int strict;                /* warnings are errors */
-	int jobs;                  /* threads for parsing; 0: one per core */
+	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
 };
 
 /*

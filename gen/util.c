@@ -412,6 +412,7 @@ int
 file_read(const char *path, char **data, size_t *len)
 {
 	struct buf b;
+	struct stat st;
 	char chunk[65536];
 	ssize_t n;
 	int fd, saved;
@@ -419,6 +420,12 @@ file_read(const char *path, char **data, size_t *len)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
 	buf_init(&b);
+	/* Sized to the file, not to a power of two: sources stay in memory for the whole build. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long long)st.st_size < SIZE_MAX / 2) {
+		b.cap = (size_t)st.st_size + 1;
+		b.data = xmalloc(b.cap);
+	}
 	buf_put(&b, "", 0);
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));

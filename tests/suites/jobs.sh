@@ -110,10 +110,15 @@ else
 	fail "print and build write the same PDF" "they differ"
 fi
 
-# Errors found while parsing in parallel come out in the same order.
+# Errors found while parsing and building chapters in parallel come out
+# in the same order.
 cp -R "$site" "$tmp/bad"
 for f in "$tmp"/bad/content/guide/*.md "$tmp"/bad/content/quiz/*/*.md; do
 	printf '\n[one](nowhere.md) [two](knives.md#nothing) ~~[three](gone.md)~~\n' >>"$f"
+done
+for i in 1 2 3 4 5 6; do
+	printf '# Chapter %d\n\n## Twice {#twice}\n\n## Twice {#twice}\n\n[out](../../../x.md)\n' "$i" \
+	    >"$tmp/bad/content/guide/extra-$i.md"
 done
 "$Q" build -j1 -C "$tmp/bad" -o "$tmp/b1" >/dev/null 2>"$tmp/b1.err"
 rc1=$?
