@@ -33,6 +33,23 @@ struct html {
 	int chapter_list;          /* the chapter template uses "chapters" */
 	char **urls;               /* pages written, for the sitemap */
 	size_t nurls, urls_cap;
+	/*
+	 * Every question of the bank, rendered on its own before the pages
+	 * (S_render_questions): a test page of 10,000 questions is then not
+	 * one long job for one thread. In test, topic, question order;
+	 * first[i] is where test i's start.
+	 */
+	struct frag *frags;
+	size_t nfrags;
+	size_t *first;
+};
+
+/* A question as the serialiser wrote it. */
+struct frag {
+	const struct question *q;
+	const char *page;          /* its test's page */
+	char *html;
+	size_t len;
 };
 
 static const char *
@@ -592,8 +609,9 @@ out:
 }
 
 static int
-S_test(struct html *h, const struct test *t)
+S_test(struct html *h, const struct test *t, size_t index)
 {
+	const struct frag *frag = h->frags + h->first[index];
 	const struct config *cfg = &h->site->cfg;
 	const char *page = t->url;
 	struct tvars *v = S_common(h, PAGE_TEST, page, t->title, t->description, t);
@@ -693,8 +711,8 @@ S_test(struct html *h, const struct test *t)
 			free(prefix);
 			render_nl(sec);
 		}
-		for (k = 0; k < tp->nquestions; k++)
-			S_question(h, sec, &tp->questions[k], page, 0);
+		for (k = 0; k < tp->nquestions; k++, frag++)
+			render_raw(sec, frag->html, frag->len);
 		render_nl(bank);
 	}
 	tvars_nodes(v, "questions", bank);
@@ -1118,7 +1136,7 @@ S_page(struct html *h, size_t i)
 		return S_home(h);
 	i--;
 	if (i < site->ntests)
-		return S_test(h, site->tests[i]);
+		return S_test(h, site->tests[i], i);
 	i -= site->ntests;
 	if (i < site->ndecks)
 		return S_deck(h, site->decks[i]);
@@ -1126,6 +1144,68 @@ S_page(struct html *h, size_t i)
 	if (i < site->nchapters)
 		return S_chapter(h, site->chapters[i], i);
 	return S_not_found(h);
+}
+
+static void
+S_question_job(void *arg, size_t job, int worker)
+{
+	const struct html *h = arg;
+	struct frag *f = &h->frags[job];
+	xmlNodePtr holder;
+	struct buf b;
+
+	(void)worker;
+	if (build_should_stop())
+		return;
+	holder = render_el(NULL, "div", NULL);
+	S_question(h, holder, f->q, f->page, 0);
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	theme_serialize_children(holder, &b);
+	xmlFreeNode(holder);
+	f->len = b.len;
+	f->html = buf_detach(&b);
+}
+
+/* Renders every question of the bank, each on whichever thread is free. */
+static void
+S_render_questions(struct html *h, int nthreads)
+{
+	const struct site *site = h->site;
+	size_t i, j, k, n = 0;
+
+	h->first = xcalloc(site->ntests + 1, sizeof(*h->first));
+	for (i = 0; i < site->ntests; i++) {
+		h->first[i] = n;
+		n += site->tests[i]->nquestions;
+	}
+	h->frags = xcalloc(n + 1, sizeof(*h->frags));
+	h->nfrags = 0;
+	for (i = 0; i < site->ntests; i++) {
+		const struct test *t = site->tests[i];
+
+		for (j = 0; j < t->ntopics; j++)
+			for (k = 0; k < t->topics[j]->nquestions; k++) {
+				h->frags[h->nfrags].q = &t->topics[j]->questions[k];
+				h->frags[h->nfrags].page = t->url;
+				h->nfrags++;
+			}
+	}
+	pool_run(nthreads, h->nfrags, S_question_job, h);
+}
+
+static void
+S_free_questions(struct html *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nfrags; i++)
+		free(h->frags[i].html);
+	free(h->frags);
+	free(h->first);
+	h->frags = NULL;
+	h->first = NULL;
+	h->nfrags = 0;
 }
 
 /* What writing one page left behind. */
@@ -1191,7 +1271,14 @@ S_pages(struct html *h, int nthreads)
 		diag_init(&pb.res[i].dl);
 	/* libxml2 sets up its global state here, once, not racing in the threads. */
 	xmlInitParser();
+	S_render_questions(h, nthreads);
+	if (build_should_stop()) {
+		S_free_questions(h);
+		free(pb.res);
+		return -1;
+	}
 	pool_run(nthreads, n, S_page_job, &pb);
+	S_free_questions(h);
 	for (i = 0; i < n; i++) {
 		struct page_result *r = &pb.res[i];
 

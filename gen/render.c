@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
 #include <cmark-gfm-core-extensions.h>
 
 #include "links.h"
@@ -59,6 +60,19 @@ render_text(xmlNodePtr parent, const char *text)
 {
 	if (text && *text)
 		xmlAddChild(parent, xmlNewText((const xmlChar *)text));
+}
+
+void
+render_raw(xmlNodePtr parent, const char *html, size_t len)
+{
+	xmlNodePtr t = xmlNewTextLen((const xmlChar *)html, (int)len);
+
+	/*
+	 * libxml2's mark for text written as it is. xmlAddChild merges text
+	 * nodes only of the same name, so escaped text never joins it.
+	 */
+	t->name = xmlStringTextNoenc;
+	xmlAddChild(parent, t);
 }
 
 void

@@ -56,6 +56,11 @@ struct section *render_find_section(struct section *const *v, size_t n, cmark_no
 /* Helpers for building pages. */
 xmlNodePtr render_el(xmlNodePtr parent, const char *name, const char *cls);
 void render_text(xmlNodePtr parent, const char *text);
+/*
+ * Appends HTML that theme_serialize_children wrote, to be written as it
+ * is. Only ever the serialiser's own output: never content.
+ */
+void render_raw(xmlNodePtr parent, const char *html, size_t len);
 void render_attr(xmlNodePtr el, const char *name, const char *value);
 /* A newline text node after a block, so the output reads line by line. */
 void render_nl(xmlNodePtr parent);

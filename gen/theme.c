@@ -1171,6 +1171,89 @@ S_end_tag(struct buf *b, xmlNodePtr el)
 }
 
 /*
+ * The subtree at root (root included when with_root), in the page
+ * serialiser's terms; head is the page's <head> (NULL in a fragment),
+ * which gets the charset <meta> unless own. -1 for what only libxml2
+ * writes; b then holds part of it and the caller cuts it off.
+ */
+static int
+S_serialize_tree(struct serial *s, xmlNodePtr root, int with_root, xmlNodePtr head, int own)
+{
+	struct buf *b = s->b;
+	xmlNodePtr n = root;
+
+	if (!with_root) {
+		if ((n = root->children) == NULL)
+			return 0;
+	}
+	for (;;) {
+		const htmlElemDesc *info;
+		int descend = 0;
+		xmlAttrPtr a;
+
+		switch (n->type) {
+		case XML_ELEMENT_NODE:
+			if (n->ns || n->nsDef)
+				return -1;
+			info = S_tag_info(s, (const char *)n->name);
+			S_putc(b, '<');
+			S_puts(b, (const char *)n->name);
+			for (a = n->properties; a; a = a->next)
+				if (a->ns || S_put_attr(s, n, a) == -1)
+					return -1;
+			S_putc(b, '>');
+			if (n == head && !own)
+				S_puts(b, S_added_meta);
+			if (info && info->empty)
+				break;
+			if (n->children)
+				descend = 1;
+			else if (n == head || !info || !info->saveEndTag ||
+			    !strcmp(info->name, "html") || !strcmp(info->name, "body"))
+				S_end_tag(b, n);
+			break;
+		case XML_TEXT_NODE:
+			if (n->content == NULL)
+				break;
+			if (n->name != xmlStringTextNoenc && (n->parent == NULL ||
+			    (xmlStrcasecmp(n->parent->name, (const xmlChar *)"script") &&
+			    xmlStrcasecmp(n->parent->name, (const xmlChar *)"style"))))
+				S_escape(b, (const char *)n->content, 0);
+			else
+				S_puts(b, (const char *)n->content);
+			break;
+		case XML_CDATA_SECTION_NODE:
+			if (n->content)
+				S_puts(b, (const char *)n->content);
+			break;
+		case XML_COMMENT_NODE:
+			if (n->content) {
+				buf_puts(b, "<!--");
+				S_puts(b, (const char *)n->content);
+				buf_puts(b, "-->");
+			}
+			break;
+		default:
+			return -1;
+		}
+		if (descend) {
+			n = n->children;
+			continue;
+		}
+		while (n != root && n->next == NULL) {
+			n = n->parent;
+			if (n == root && !with_root)
+				return 0;
+			S_end_tag(b, n);
+		}
+		if (n == root)
+			break;
+		n = n->next;
+	}
+	return 0;
+}
+
+/*
  * The page as libxml2 writes it, for the trees theme_render makes: a
  * doctype and one <html> with at most one <head> child. Returns -1, with
  * b as it was, for anything else; libxml2 writes those.
@@ -1225,69 +1308,8 @@ S_serialize_fast(xmlDocPtr doc, int own, struct buf *b)
 		buf_puts(b, (const char *)dtd->name);
 		buf_puts(b, ">\n");
 	}
-	n = root;
-	for (;;) {
-		const htmlElemDesc *info;
-		int descend = 0;
-		xmlAttrPtr a;
-
-		switch (n->type) {
-		case XML_ELEMENT_NODE:
-			if (n->ns || n->nsDef)
-				goto out;
-			info = S_tag_info(&s, (const char *)n->name);
-			S_putc(b, '<');
-			S_puts(b, (const char *)n->name);
-			for (a = n->properties; a; a = a->next)
-				if (a->ns || S_put_attr(&s, n, a) == -1)
-					goto out;
-			S_putc(b, '>');
-			if (n == head && !own)
-				S_puts(b, S_added_meta);
-			if (info && info->empty)
-				break;
-			if (n->children)
-				descend = 1;
-			else if (n == head || !info || !info->saveEndTag ||
-			    !strcmp(info->name, "html") || !strcmp(info->name, "body"))
-				S_end_tag(b, n);
-			break;
-		case XML_TEXT_NODE:
-			if (n->content == NULL)
-				break;
-			if (n->name != xmlStringTextNoenc && (n->parent == NULL ||
-			    (xmlStrcasecmp(n->parent->name, (const xmlChar *)"script") &&
-			    xmlStrcasecmp(n->parent->name, (const xmlChar *)"style"))))
-				S_escape(b, (const char *)n->content, 0);
-			else
-				S_puts(b, (const char *)n->content);
-			break;
-		case XML_CDATA_SECTION_NODE:
-			if (n->content)
-				S_puts(b, (const char *)n->content);
-			break;
-		case XML_COMMENT_NODE:
-			if (n->content) {
-				buf_puts(b, "<!--");
-				S_puts(b, (const char *)n->content);
-				buf_puts(b, "-->");
-			}
-			break;
-		default:
-			goto out;
-		}
-		if (descend) {
-			n = n->children;
-			continue;
-		}
-		while (n != root && n->next == NULL) {
-			n = n->parent;
-			S_end_tag(b, n);
-		}
-		if (n == root)
-			break;
-		n = n->next;
-	}
+	if (S_serialize_tree(&s, root, 1, head, own) == -1)
+		goto out;
 	buf_putc(b, '\n');
 	rc = 0;
 out:
@@ -1299,6 +1321,31 @@ out:
 	buf_free(&s.value);
 	buf_free(&s.uri);
 	return rc;
+}
+
+void
+theme_serialize_children(xmlNodePtr holder, struct buf *b)
+{
+	struct serial s;
+	size_t start = b->len;
+
+	memset(&s, 0, sizeof(s));
+	s.b = b;
+	buf_init(&s.value);
+	buf_init(&s.uri);
+	if (S_serialize_tree(&s, holder, 0, NULL, 1) == -1) {
+		/* Only libxml2 writes this (an entity reference): let it. */
+		xmlBufferPtr xb = xmlBufferCreate();
+		xmlNodePtr n;
+
+		b->len = start;
+		for (n = holder->children; n; n = n->next)
+			htmlNodeDump(xb, n->doc, n);
+		buf_put(b, (const char *)xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
+		xmlBufferFree(xb);
+	}
+	buf_free(&s.value);
+	buf_free(&s.uri);
 }
 
 int

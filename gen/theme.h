@@ -89,5 +89,12 @@ xmlDocPtr theme_render(const struct theme *t, enum theme_part part,
  * frees) and *len.
  */
 int theme_serialize(xmlDocPtr doc, char **out, size_t *len);
+/*
+ * Appends the children of holder to b as theme_serialize would write
+ * them inside a page: how a part of a page is rendered once, on any
+ * thread, and then placed into the page as it is (render_raw).
+ */
+struct buf;
+void theme_serialize_children(xmlNodePtr holder, struct buf *b);
 
 #endif
