@@ -32,6 +32,7 @@ struct render {
 	struct frame *stack;
 	size_t depth, cap;
 	size_t column;             /* the next table cell's column */
+	char *page;                /* o.page_url percent-encoded, made on the first link */
 	/* Footnotes: definitions of the doc, and the numbers referenced. */
 	cmark_node *fn_root;
 	cmark_node **fn_defs;
@@ -104,6 +105,7 @@ render_free(struct render *r)
 	if (r == NULL)
 		return;
 	free(r->stack);
+	free(r->page);
 	free(r->fn_defs);
 	free(r->fn_refs);
 	free(r->fn_order);
@@ -156,17 +158,19 @@ S_section_of(const struct render *r, cmark_node *heading)
 
 /* The URL to emit for a destination, or NULL if it must not be emitted. */
 static char *
-S_url(const struct render *r, const char *dest, int is_image)
+S_url(struct render *r, const char *dest, int is_image)
 {
-	char *target, *path, *rel, *res, *page;
-	const char *hash;
+	char *target, *path, *rel, *res;
+	const char *hash, *page;
 
 	target = links_output_target(r->o.site, r->o.doc, dest);
 	/* A relative destination that did not resolve is broken: never emitted as written. */
 	if (target == NULL)
 		return links_is_external(dest) && links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
 	/* The target is percent-encoded: so must the page be, to compare. */
-	page = url_encode_path(r->o.page_url);
+	if (r->page == NULL)
+		r->page = url_encode_path(r->o.page_url);
+	page = r->page;
 	hash = strchr(target, '#');
 	path = hash ? xstrndup(target, (size_t)(hash - target)) : xstrdup(target);
 	if (hash && (path[0] == '\0' || strcmp(path, page) == 0))
@@ -176,7 +180,6 @@ S_url(const struct render *r, const char *dest, int is_image)
 		res = xasprintf("%s%s", rel, hash ? hash : "");
 		free(rel);
 	}
-	free(page);
 	free(path);
 	free(target);
 	return res;

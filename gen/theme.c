@@ -532,6 +532,8 @@ out:
 
 /* ---- filling ----------------------------------------------------------- */
 
+#define FILL_URLS 16
+
 struct fill {
 	const struct theme *theme;
 	enum theme_part part;
@@ -542,6 +544,11 @@ struct fill {
 	const char *file;
 	int failed;
 	int main_filled;           /* the part went in once: a "main" slot inside it stays empty */
+	/* URLs made relative to the page, each once per page: a frame names a few, many times. */
+	struct {
+		char *url, *rel;
+	} urls[FILL_URLS];
+	size_t nurls;
 };
 
 static void S_fill(struct fill *f, xmlNodePtr root, const struct tvars *v, int depth);
@@ -570,22 +577,71 @@ S_page_url(const char *page_url, const char *url)
 static int
 S_is_url_attr(const char *name)
 {
-	return strcmp(name, "href") == 0 || strcmp(name, "src") == 0 ||
-	    strcmp(name, "action") == 0 || strcmp(name, "poster") == 0 ||
-	    strcmp(name, "formaction") == 0;
+	switch (name[0]) {
+	case 'h':
+		return strcmp(name, "href") == 0;
+	case 's':
+		return strcmp(name, "src") == 0;
+	case 'a':
+		return strcmp(name, "action") == 0;
+	case 'p':
+		return strcmp(name, "poster") == 0;
+	case 'f':
+		return strcmp(name, "formaction") == 0;
+	default:
+		return 0;
+	}
 }
 
-static char *
-S_attr(xmlNodePtr n, const char *name)
+/*
+ * S_page_url for the page being filled, from a cache that lives as long
+ * as the fill. The result is valid until the next call.
+ */
+static const char *
+S_fill_url(struct fill *f, const char *url)
 {
-	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-	char *s;
+	size_t i;
 
-	if (v == NULL)
+	for (i = 0; i < f->nurls; i++)
+		if (strcmp(f->urls[i].url, url) == 0)
+			return f->urls[i].rel;
+	if (f->nurls == FILL_URLS) {
+		/* Full (a page of many distinct value URLs): the last entry turns over. */
+		i = FILL_URLS - 1;
+		free(f->urls[i].url);
+		free(f->urls[i].rel);
+	} else
+		i = f->nurls++;
+	f->urls[i].url = xstrdup(url);
+	f->urls[i].rel = S_page_url(f->page_url, url);
+	return f->urls[i].rel;
+}
+
+static int
+S_is_template_attr(const xmlChar *name)
+{
+	return strncmp((const char *)name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0;
+}
+
+/*
+ * The value of an attribute as xmlGetProp gives it, without the copy
+ * when it is one text node (as the parser makes it): borrowed, or *copy
+ * (caller frees). NULL as xmlGetProp's NULL.
+ */
+static const char *
+S_attr_value(xmlAttrPtr a, char **copy)
+{
+	xmlChar *v;
+
+	*copy = NULL;
+	if (a->children && a->children->next == NULL &&
+	    (a->children->type == XML_TEXT_NODE || a->children->type == XML_CDATA_SECTION_NODE))
+		return (const char *)a->children->content;
+	if ((v = xmlNodeGetContent((xmlNodePtr)a)) == NULL)
 		return NULL;
-	s = xstrdup((const char *)v);
+	*copy = xstrdup((const char *)v);
 	xmlFree(v);
-	return s;
+	return *copy;
 }
 
 static int
@@ -655,45 +711,53 @@ static void
 S_fill_attrs(struct fill *f, xmlNodePtr n, const struct tvars *v)
 {
 	xmlAttrPtr a, next;
+	int template = 0;
 
 	for (a = n->properties; a; a = a->next) {
-		const char *an = (const char *)a->name;
-		xmlChar *val;
-		char *url;
+		const char *an = (const char *)a->name, *val;
+		const char *url;
+		char *copy;
 
+		if (S_is_template_attr(a->name))
+			template = 1;
 		if (!S_is_url_attr(an))
 			continue;
-		val = xmlNodeGetContent((xmlNodePtr)a);
-		url = S_page_url(f->page_url, val ? (const char *)val : "");
-		xmlSetProp(n, a->name, (const xmlChar *)url);
-		free(url);
-		xmlFree(val);
+		val = S_attr_value(a, &copy);
+		url = S_fill_url(f, val ? val : "");
+		/* One text node of that value already: what xmlSetProp would make. */
+		if (!(copy == NULL && val && strcmp(val, url) == 0))
+			xmlSetProp(n, a->name, (const xmlChar *)url);
+		free(copy);
 	}
+	if (!template)
+		return;
 	for (a = n->properties; a; a = next) {
 		const char *an = (const char *)a->name;
 
 		next = a->next;
 		if (strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) == 0) {
 			const char *target = an + strlen(ATTR_PREFIX "attr-");
-			char *name = S_attr(n, an);
-			char *text = S_text_of(S_lookup(v, name));
+			char *name_copy, *content = NULL;
+			const char *name = S_attr_value(a, &name_copy);
+			const struct tval *tv = name ? S_lookup(v, name) : NULL;
+			const char *text = NULL;
 
-			if (text && S_is_url_attr(target)) {
-				char *url = links_url_is_safe(text, strcmp((const char *)n->name, "img") == 0) ?
-				    S_page_url(f->page_url, text) : NULL;
-
-				free(text);
-				text = url;
-			}
+			if (tv && tv->kind == TV_TEXT)
+				text = tv->text;
+			else if (tv && tv->kind == TV_NODES)
+				text = content = S_text_of(tv);
+			if (text && S_is_url_attr(target))
+				text = links_url_is_safe(text, strcmp((const char *)n->name, "img") == 0) ?
+				    S_fill_url(f, text) : NULL;
 			if (text)
 				xmlSetProp(n, (const xmlChar *)target, (const xmlChar *)text);
-			free(text);
-			free(name);
+			free(content);
+			free(name_copy);
 		}
 	}
 	for (a = n->properties; a; a = next) {
 		next = a->next;
-		if (strncmp((const char *)a->name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0)
+		if (S_is_template_attr(a->name))
 			xmlRemoveProp(a);
 	}
 }
@@ -726,12 +790,29 @@ enum { KEEP, REMOVED };
 static int
 S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, int *descend)
 {
-	char *name = NULL;
+	/* The first of each directive, as xmlGetProp finds them; their values are read once. */
+	enum { D_REPEAT, D_IF, D_REPLACE, D_SLOT, D_N };
+	static const char *const dnames[D_N] = { "repeat", "if", "replace", "slot" };
+	const char *dv[D_N] = { NULL, NULL, NULL, NULL };
+	char *copies[D_N] = { NULL, NULL, NULL, NULL };
+	int found[D_N] = { 0, 0, 0, 0 };
+	xmlAttrPtr a;
+	const char *name;
 	const struct tval *tv;
-	int rc = KEEP;
+	int rc = KEEP, d;
 
 	*descend = 1;
-	if ((name = S_attr(n, ATTR_PREFIX "repeat")) != NULL) {
+	for (a = n->properties; a; a = a->next) {
+		if (a->ns || !S_is_template_attr(a->name))
+			continue;
+		for (d = 0; d < D_N; d++)
+			if (!found[d] && strcmp((const char *)a->name + strlen(ATTR_PREFIX), dnames[d]) == 0) {
+				found[d] = 1;
+				dv[d] = S_attr_value(a, &copies[d]);
+				break;
+			}
+	}
+	if ((name = dv[D_REPEAT]) != NULL) {
 		size_t i;
 
 		tv = S_lookup(v, name);
@@ -758,7 +839,7 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 		rc = REMOVED;
 		goto out;
 	}
-	if ((name = S_attr(n, ATTR_PREFIX "if")) != NULL) {
+	if ((name = dv[D_IF]) != NULL) {
 		int neg = name[0] == '!';
 		int set = S_is_set(S_lookup(v, name + neg));
 
@@ -767,10 +848,8 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 			rc = REMOVED;
 			goto out;
 		}
-		free(name);
-		name = NULL;
 	}
-	if ((name = S_attr(n, ATTR_PREFIX "replace")) != NULL) {
+	if ((name = dv[D_REPLACE]) != NULL) {
 		tv = S_lookup(v, name);
 		if (S_is_set(tv) && tv->kind == TV_TEXT)
 			xmlAddPrevSibling(n, xmlNewDocText(f->doc, (const xmlChar *)tv->text));
@@ -789,7 +868,7 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 		rc = REMOVED;
 		goto out;
 	}
-	if ((name = S_attr(n, ATTR_PREFIX "slot")) != NULL) {
+	if ((name = dv[D_SLOT]) != NULL) {
 		tv = S_lookup(v, name);
 		if (strcmp(name, "main") == 0 && tv == NULL && f->part_body && !f->main_filled) {
 			S_clear_children(n);
@@ -811,7 +890,8 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 	}
 	S_fill_attrs(f, n, v);
 out:
-	free(name);
+	for (d = 0; d < D_N; d++)
+		free(copies[d]);
 	return rc;
 }
 
@@ -900,6 +980,11 @@ theme_render(const struct theme *t, enum theme_part part,
 	body = S_find_element(xmlDocGetRootElement(t->parts[part]), "body");
 	f.part_body = body ? body : xmlDocGetRootElement(t->parts[part]);
 	S_fill(&f, xmlDocGetRootElement(doc), v, 0);
+	while (f.nurls > 0) {
+		f.nurls--;
+		free(f.urls[f.nurls].url);
+		free(f.urls[f.nurls].rel);
+	}
 	if (f.failed) {
 		xmlFreeDoc(doc);
 		doc = NULL;
@@ -967,7 +1052,6 @@ S_serialize_libxml(xmlDocPtr doc, int own, struct buf *b)
 struct serial {
 	struct buf *b;
 	struct buf value;          /* an attribute value, escaped */
-	struct buf uri;            /* the same, URI-escaped */
 	struct {
 		const char *name;
 		const htmlElemDesc *info;
@@ -1087,19 +1171,23 @@ static void
 S_uri_escape(struct buf *b, const char *p)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	const char *run = p;
 
 	for (; *p; p++) {
 		unsigned char c = (unsigned char)*p;
+		char esc[3];
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		    strchr("-_.!~*'()@/:=?;#%&,+<>", c) != NULL)
-			S_putc(b, (char)c);
-		else {
-			S_putc(b, '%');
-			S_putc(b, hex[c >> 4]);
-			S_putc(b, hex[c & 15]);
-		}
+			continue;
+		S_put(b, run, (size_t)(p - run));
+		esc[0] = '%';
+		esc[1] = hex[c >> 4];
+		esc[2] = hex[c & 15];
+		S_put(b, esc, 3);
+		run = p + 1;
 	}
+	S_put(b, run, (size_t)(p - run));
 }
 
 /* libxml2's htmlIsBooleanAttr: these are written without a value. */
@@ -1125,8 +1213,22 @@ S_is_uri_attr(xmlNodePtr el, xmlAttrPtr a)
 {
 	const char *n = (const char *)a->name;
 
-	return !strcasecmp(n, "href") || !strcasecmp(n, "action") || !strcasecmp(n, "src") ||
-	    (!strcasecmp(n, "name") && !strcasecmp((const char *)el->name, "a"));
+	switch (n[0]) {
+	case 'h':
+	case 'H':
+		return !strcasecmp(n, "href");
+	case 'a':
+	case 'A':
+		return !strcasecmp(n, "action");
+	case 's':
+	case 'S':
+		return !strcasecmp(n, "src");
+	case 'n':
+	case 'N':
+		return !strcasecmp(n, "name") && !strcasecmp((const char *)el->name, "a");
+	default:
+		return 0;
+	}
 }
 
 /* One attribute, with its leading space. -1 for what only libxml2 writes (entity references). */
@@ -1135,30 +1237,45 @@ S_put_attr(struct serial *s, xmlNodePtr el, xmlAttrPtr a)
 {
 	const char *v;
 	xmlNodePtr t;
+	int uri;
 
 	S_putc(s->b, ' ');
 	S_puts(s->b, (const char *)a->name);
 	if (a->children == NULL || S_is_boolean_attr((const char *)a->name))
 		return 0;
+	uri = S_is_uri_attr(el, a);
+	/*
+	 * One text node without a double quote (most): escaping adds no
+	 * quote, so it goes in double quotes straight into the page.
+	 */
+	t = a->children;
+	if (!uri && t->type == XML_TEXT_NODE && t->next == NULL &&
+	    (t->content == NULL || strchr((const char *)t->content, '"') == NULL)) {
+		S_put(s->b, "=\"", 2);
+		if (t->content)
+			S_escape(s->b, (const char *)t->content, 1);
+		S_putc(s->b, '"');
+		return 0;
+	}
 	buf_reset(&s->value);
 	buf_put(&s->value, "", 0);
-	for (t = a->children; t; t = t->next) {
+	for (; t; t = t->next) {
 		if (t->type != XML_TEXT_NODE)
 			return -1;
 		if (t->content)
 			S_escape(&s->value, (const char *)t->content, 1);
 	}
 	S_putc(s->b, '=');
-	if (!S_is_uri_attr(el, a)) {
+	if (!uri) {
 		S_put_quoted(s->b, s->value.data, s->value.len);
 		return 0;
 	}
 	for (v = s->value.data; *v == ' ' || *v == '\t' || *v == '\n' || *v == '\r'; v++)
 		;
-	buf_reset(&s->uri);
-	buf_put(&s->uri, "", 0);
-	S_uri_escape(&s->uri, v);
-	S_put_quoted(s->b, s->uri.data, s->uri.len);
+	/* Percent-encoding leaves no double quote: always in double quotes. */
+	S_putc(s->b, '"');
+	S_uri_escape(s->b, v);
+	S_putc(s->b, '"');
 	return 0;
 }
 
@@ -1270,7 +1387,6 @@ S_serialize_fast(xmlDocPtr doc, int own, struct buf *b)
 	memset(&s, 0, sizeof(s));
 	s.b = b;
 	buf_init(&s.value);
-	buf_init(&s.uri);
 	for (n = doc->children; n; n = n->next) {
 		if (n->type == XML_DTD_NODE && (xmlDtdPtr)n == dtd)
 			continue;
@@ -1319,7 +1435,6 @@ out:
 			b->data[start] = '\0';
 	}
 	buf_free(&s.value);
-	buf_free(&s.uri);
 	return rc;
 }
 
@@ -1332,7 +1447,6 @@ theme_serialize_children(xmlNodePtr holder, struct buf *b)
 	memset(&s, 0, sizeof(s));
 	s.b = b;
 	buf_init(&s.value);
-	buf_init(&s.uri);
 	if (S_serialize_tree(&s, holder, 0, NULL, 1) == -1) {
 		/* Only libxml2 writes this (an entity reference): let it. */
 		xmlBufferPtr xb = xmlBufferCreate();
@@ -1345,7 +1459,6 @@ theme_serialize_children(xmlNodePtr holder, struct buf *b)
 		xmlBufferFree(xb);
 	}
 	buf_free(&s.value);
-	buf_free(&s.uri);
 }
 
 int
