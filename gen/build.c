@@ -503,7 +503,8 @@ build_run(const struct site *site, const struct build_options *opt,
 		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", staging, strerror(errno));
 		goto out;
 	}
-	if (html_build(site, staging, S_jobs(opt), dl) == -1 || build_should_stop())
+	if ((opt->html_site ? html_write(opt->html_site, staging, S_jobs(opt), dl) :
+	    html_build(site, staging, S_jobs(opt), dl)) == -1 || build_should_stop())
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, staging, 0, dl) == -1 || build_should_stop()))
 		goto out;

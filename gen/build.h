@@ -19,6 +19,8 @@ extern volatile sig_atomic_t build_cancelled;
 /* 1 if the build should stop now (a signal arrived). */
 int build_should_stop(void);
 
+struct html_site;
+
 struct build_options {
 	const char *outdir;        /* the output folder */
 	int html;                  /* write the site */
@@ -27,6 +29,7 @@ struct build_options {
 	size_t ndecks;
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
+	struct html_site *html_site; /* serve: write the pages with this (html_open), which keeps them */
 };
 
 /*

@@ -80,6 +80,13 @@ int content_load(struct source_set *set, const char *content_dir,
 int content_load_max(struct source_set *set, const char *content_dir,
     const char *display_prefix, size_t max_size, struct diag_list *dl);
 void content_free(struct source_set *set);
+/*
+ * A Markdown source read again from disk (serve, after an edit): a new
+ * source with old's place and kind and the file's bytes now, checked as
+ * content_load checks them. Caller frees with source_free.
+ */
+struct source *content_reread(const struct source *old, size_t max_size,
+    struct diag_list *dl);
 
 /*
  * Splits and validates front matter of one Markdown file already in

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/tree.h>
 
@@ -42,6 +43,7 @@ struct html {
 	struct frag *frags;
 	size_t nfrags;
 	size_t *first;
+	int replace;               /* pages replace served files: write beside, then rename */
 };
 
 /* A question as the serialiser wrote it. */
@@ -259,6 +261,19 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	return v;
 }
 
+/* A served file replaced whole: a reader sees the old page or the new one. */
+static int
+S_replace_file(const char *path, const char *data, size_t len)
+{
+	char *tmp = xasprintf("%s.new-%ld", path, (long)getpid());
+	int rc = file_write(tmp, data, len);
+
+	if (rc == 0 && (rc = rename(tmp, path)) == -1)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
 static int
 S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const char *page)
 {
@@ -274,7 +289,7 @@ S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const 
 		goto out;
 	theme_serialize(doc, &data, &len);
 	path = path_join(h->outdir, page);
-	if (file_write(path, data, len) == -1) {
+	if ((h->replace ? S_replace_file(path, data, len) : file_write(path, data, len)) == -1) {
 		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
@@ -619,9 +634,11 @@ S_test(struct html *h, const struct test *t, size_t index)
 	xmlNodePtr bank = render_el(NULL, "div", NULL);
 	size_t i, k, deflen;
 	double secs = 0;
+	struct buf joined;
 	char *s;
 	int rc;
 
+	buf_init(&joined);
 	s = xasprintf("Practice test \xc2\xb7 %zu %s", t->nquestions,
 	    t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "eyebrow", s);
@@ -711,10 +728,15 @@ S_test(struct html *h, const struct test *t, size_t index)
 			free(prefix);
 			render_nl(sec);
 		}
+		/* One node for the topic: libxml2 would join them by copying, over and over. */
+		buf_reset(&joined);
 		for (k = 0; k < tp->nquestions; k++, frag++)
-			render_raw(sec, frag->html, frag->len);
+			buf_put(&joined, frag->html, frag->len);
+		if (joined.len > 0)
+			render_raw(sec, joined.data, joined.len);
 		render_nl(bank);
 	}
+	buf_free(&joined);
 	tvars_nodes(v, "questions", bank);
 	S_go_deeper(h, v, t);
 	rc = S_write_page(h, THEME_TEST, v, page);
@@ -1167,9 +1189,9 @@ S_question_job(void *arg, size_t job, int worker)
 	f->html = buf_detach(&b);
 }
 
-/* Renders every question of the bank, each on whichever thread is free. */
+/* Every question of the bank in h->frags, not yet rendered. */
 static void
-S_render_questions(struct html *h, int nthreads)
+S_list_questions(struct html *h)
 {
 	const struct site *site = h->site;
 	size_t i, j, k, n = 0;
@@ -1191,7 +1213,45 @@ S_render_questions(struct html *h, int nthreads)
 				h->nfrags++;
 			}
 	}
-	pool_run(nthreads, h->nfrags, S_question_job, h);
+}
+
+struct frag_batch {
+	struct html *h;
+	size_t *which;             /* indices into h->frags */
+};
+
+static void
+S_some_question_job(void *arg, size_t job, int worker)
+{
+	struct frag_batch *fb = arg;
+
+	S_question_job(fb->h, fb->which[job], worker);
+}
+
+/*
+ * Renders the questions of topic tp again (all of them when NULL), each
+ * on whichever thread is free.
+ */
+static void
+S_render_questions(struct html *h, const struct topic *tp, int nthreads)
+{
+	struct frag_batch fb;
+	size_t i, n = 0;
+
+	if (tp == NULL) {
+		pool_run(nthreads, h->nfrags, S_question_job, h);
+		return;
+	}
+	fb.h = h;
+	fb.which = xcalloc(h->nfrags + 1, sizeof(*fb.which));
+	for (i = 0; i < h->nfrags; i++)
+		if (h->frags[i].q->topic == tp) {
+			free(h->frags[i].html);
+			h->frags[i].html = NULL;
+			fb.which[n++] = i;
+		}
+	pool_run(nthreads, n, S_some_question_job, &fb);
+	free(fb.which);
 }
 
 static void
@@ -1271,14 +1331,14 @@ S_pages(struct html *h, int nthreads)
 		diag_init(&pb.res[i].dl);
 	/* libxml2 sets up its global state here, once, not racing in the threads. */
 	xmlInitParser();
-	S_render_questions(h, nthreads);
+	S_free_questions(h);
+	S_list_questions(h);
+	S_render_questions(h, NULL, nthreads);
 	if (build_should_stop()) {
-		S_free_questions(h);
 		free(pb.res);
 		return -1;
 	}
 	pool_run(nthreads, n, S_page_job, &pb);
-	S_free_questions(h);
 	for (i = 0; i < n; i++) {
 		struct page_result *r = &pb.res[i];
 
@@ -1299,31 +1359,120 @@ S_pages(struct html *h, int nthreads)
 	return rc;
 }
 
-int
-html_build(const struct site *site, const char *outdir, int nthreads, struct diag_list *dl)
-{
+struct html_site {
 	struct theme theme;
 	struct html h;
+};
+
+struct html_site *
+html_open(const struct site *site, struct diag_list *dl)
+{
+	struct html_site *hs = xcalloc(1, sizeof(*hs));
+
+	if (theme_load(&hs->theme, site->root, site->cfg.theme ? site->cfg.theme : "default", dl) == -1) {
+		free(hs);
+		return NULL;
+	}
+	hs->h.site = site;
+	hs->h.theme = &hs->theme;
+	hs->h.chapter_list = theme_uses(&hs->theme, THEME_CHAPTER, "chapters");
+	return hs;
+}
+
+static void
+S_forget_urls(struct html *h)
+{
 	size_t i;
+
+	for (i = 0; i < h->nurls; i++)
+		free(h->urls[i]);
+	free(h->urls);
+	h->urls = NULL;
+	h->nurls = h->urls_cap = 0;
+}
+
+int
+html_write(struct html_site *hs, const char *outdir, int nthreads, struct diag_list *dl)
+{
+	struct html *h = &hs->h;
 	int rc = -1;
 
-	memset(&h, 0, sizeof(h));
-	h.site = site;
-	h.theme = &theme;
-	h.outdir = outdir;
-	h.dl = dl;
-	if (theme_load(&theme, site->root, site->cfg.theme ? site->cfg.theme : "default", dl) == -1)
+	h->outdir = outdir;
+	h->dl = dl;
+	h->replace = 0;
+	if (theme_copy_assets(&hs->theme, outdir, dl) == -1 || S_assets(h) == -1)
 		goto out;
-	h.chapter_list = theme_uses(&theme, THEME_CHAPTER, "chapters");
-	if (theme_copy_assets(&theme, outdir, dl) == -1 || S_assets(&h) == -1)
-		goto out;
-	if (S_pages(&h, nthreads) == -1 || S_sitemap(&h) == -1)
+	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1)
 		goto out;
 	rc = 0;
 out:
-	theme_free(&theme);
-	for (i = 0; i < h.nurls; i++)
-		free(h.urls[i]);
-	free(h.urls);
+	S_forget_urls(h);
+	return rc;
+}
+
+/* The index of p in v[0..n), which holds it. */
+static size_t
+S_index(void *const *v, size_t n, const void *p)
+{
+	size_t i;
+
+	for (i = 0; i < n && v[i] != p; i++)
+		;
+	return i;
+}
+
+int
+html_update(struct html_site *hs, const struct site_change *ch, const char *outdir,
+    int nthreads, struct diag_list *dl)
+{
+	const struct site *site = hs->h.site;
+	struct html *h = &hs->h;
+	size_t i;
+	int rc = 0, pages;
+
+	h->outdir = outdir;
+	h->dl = dl;
+	h->replace = 1;
+	if (ch->topic) {
+		const struct test *t = ch->topic->test;
+
+		S_render_questions(h, ch->topic, nthreads);
+		rc |= S_test(h, t, S_index((void *const *)site->tests, site->ntests, t));
+	}
+	if (ch->deck)
+		rc |= S_deck(h, ch->deck);
+	if (ch->chapter)
+		rc |= S_chapter(h, ch->chapter,
+		    S_index((void *const *)site->chapters, site->nchapters, ch->chapter));
+	for (i = 0; i < ch->nchapters; i++)
+		rc |= S_chapter(h, ch->chapters[i],
+		    S_index((void *const *)site->chapters, site->nchapters, ch->chapters[i]));
+	pages = (int)h->nurls;
+	S_forget_urls(h);
+	h->replace = 0;
+	return rc ? -1 : pages;
+}
+
+void
+html_close(struct html_site *hs)
+{
+	if (hs == NULL)
+		return;
+	S_free_questions(&hs->h);
+	S_forget_urls(&hs->h);
+	theme_free(&hs->theme);
+	free(hs);
+}
+
+int
+html_build(const struct site *site, const char *outdir, int nthreads, struct diag_list *dl)
+{
+	struct html_site *hs = html_open(site, dl);
+	int rc;
+
+	if (hs == NULL)
+		return -1;
+	rc = html_write(hs, outdir, nthreads, dl);
+	html_close(hs);
 	return rc;
 }

@@ -999,6 +999,24 @@ S_cmp_asset(const void *a, const void *b)
 	return strcmp(((const struct asset *)a)->url, ((const struct asset *)b)->url);
 }
 
+/* site->assets sorted by url, each once. */
+static void
+S_assets_unique(struct site *site)
+{
+	size_t i, j;
+
+	if (site->nassets > 1)
+		qsort(site->assets, site->nassets, sizeof(*site->assets), S_cmp_asset);
+	for (i = j = 0; i < site->nassets; i++) {
+		if (j > 0 && strcmp(site->assets[j - 1].url, site->assets[i].url) == 0) {
+			free(site->assets[i].url);
+			continue;
+		}
+		site->assets[j++] = site->assets[i];
+	}
+	site->nassets = j;
+}
+
 int
 links_resolve(struct site *site, struct diag_list *dl)
 {
@@ -1020,16 +1038,20 @@ links_resolve(struct site *site, struct diag_list *dl)
 	for (k = 0; k < site->ndocs; k++)
 		S_walk_once(&w, site->docs[k], done);
 	free(done);
+	S_assets_unique(site);
+	return dl->errors > errors ? -1 : 0;
+}
 
-	if (site->nassets > 1)
-		qsort(site->assets, site->nassets, sizeof(*site->assets), S_cmp_asset);
-	for (i = j = 0; i < site->nassets; i++) {
-		if (j > 0 && strcmp(site->assets[j - 1].url, site->assets[i].url) == 0) {
-			free(site->assets[i].url);
-			continue;
-		}
-		site->assets[j++] = site->assets[i];
-	}
-	site->nassets = j;
+int
+links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl)
+{
+	struct walker w;
+	size_t errors = dl->errors;
+
+	memset(&w, 0, sizeof(w));
+	w.site = site;
+	w.dl = dl;
+	S_walk_doc(&w, d);
+	S_assets_unique(site);
 	return dl->errors > errors ? -1 : 0;
 }

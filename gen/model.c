@@ -488,7 +488,7 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 		const char *c = h->attrs.classes[i];
 
 		if (strcmp(c, "sample") == 0) {
-			q->sample = 1;
+			q->sample = q->marked = 1;
 			continue;
 		}
 		for (k = 0; k < 3; k++)
@@ -1690,6 +1690,463 @@ site_free(struct site *site)
 	config_free(&site->cfg);
 	free(site->root);
 	memset(site, 0, sizeof(*site));
+}
+
+/* Reloading one file (serve). */
+
+/*
+ * Where a question or card stands in model order, the order links_resolve
+ * records backlinks in: tests, their topics, their questions; then decks
+ * and their cards.
+ */
+static void
+S_xref_rank(const struct site *site, const struct xref *x, size_t key[4])
+{
+	size_t i;
+
+	memset(key, 0, 4 * sizeof(*key));
+	if (x->kind == XREF_QUESTION) {
+		const struct question *q = x->u.question;
+		const struct test *t = q->topic->test;
+
+		for (i = 0; i < site->ntests && site->tests[i] != t; i++)
+			;
+		key[1] = i;
+		for (i = 0; i < t->ntopics && t->topics[i] != q->topic; i++)
+			;
+		key[2] = i;
+		key[3] = (size_t)(q - q->topic->questions);
+	} else {
+		const struct card *c = x->u.card;
+
+		key[0] = 1;
+		for (i = 0; i < site->ndecks && site->decks[i] != c->deck; i++)
+			;
+		key[1] = i;
+		key[2] = (size_t)(c - c->deck->cards);
+	}
+}
+
+struct ranked {
+	size_t key[4];
+	struct xref x;
+};
+
+static int
+S_cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return 0;
+}
+
+/* Puts a backlink list back in model order (entries are distinct). */
+static void
+S_xrefs_sort(const struct site *site, struct xref_list *l)
+{
+	struct ranked *r;
+	size_t i;
+
+	if (l->len < 2)
+		return;
+	r = xcalloc(l->len, sizeof(*r));
+	for (i = 0; i < l->len; i++) {
+		S_xref_rank(site, &l->v[i], r[i].key);
+		r[i].x = l->v[i];
+	}
+	qsort(r, l->len, sizeof(*r), S_cmp_ranked);
+	for (i = 0; i < l->len; i++)
+		l->v[i] = r[i].x;
+	free(r);
+}
+
+/* The questions or cards of the file being reloaded, and which of them changed their text. */
+struct owners {
+	const struct question *qs;
+	const struct card *cs;
+	size_t n;
+	unsigned char *retitled;   /* per owner: the stem or front a chapter shows changed */
+};
+
+/*
+ * The backlinks from the owners in chapter c, as a hash of where they
+ * are (OWNERS_NONE: there are none); with drop, they are taken out.
+ * *shown: one of them was retitled.
+ */
+#define OWNERS_NONE 1469598103934665603u
+static uint64_t
+S_chapter_owners(struct chapter *c, const struct owners *ow, int drop, int *shown)
+{
+	uint64_t h = OWNERS_NONE;
+	size_t k, j, out;
+
+	for (k = 0; k <= c->nsections; k++) {
+		struct xref_list *l = k < c->nsections ? &c->sections[k]->backlinks : &c->backlinks;
+
+		for (j = out = 0; j < l->len; j++) {
+			const struct xref *x = &l->v[j];
+			size_t at;
+
+			if (x->kind == XREF_QUESTION && ow->qs && x->u.question >= ow->qs &&
+			    x->u.question < ow->qs + ow->n)
+				at = (size_t)(x->u.question - ow->qs);
+			else if (x->kind == XREF_CARD && ow->cs && x->u.card >= ow->cs &&
+			    x->u.card < ow->cs + ow->n)
+				at = (size_t)(x->u.card - ow->cs);
+			else {
+				l->v[out++] = *x;
+				continue;
+			}
+			h = (h ^ (k + 1)) * 1099511628211u;
+			h = (h ^ (at + 1)) * 1099511628211u;
+			if (ow->retitled && ow->retitled[at])
+				*shown = 1;
+			if (!drop)
+				l->v[out++] = *x;
+		}
+		l->len = out;
+	}
+	return h;
+}
+
+/* The anchors of two docs, sorted, have the same ids and kinds. */
+static int
+S_same_anchors(const struct doc *a, const struct doc *b)
+{
+	size_t i;
+
+	if (a->nanchors != b->nanchors)
+		return 0;
+	for (i = 0; i < a->nanchors; i++)
+		if (a->anchors[i].kind != b->anchors[i].kind ||
+		    strcmp(a->anchors[i].id, b->anchors[i].id) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+S_same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The topic nd built has the questions of d's, with the same ids and classes. */
+static int
+S_same_topic(const struct topic *a, const struct topic *b)
+{
+	size_t i;
+
+	if (!S_same_str(a->title, b->title) || a->nquestions != b->nquestions)
+		return 0;
+	for (i = 0; i < a->nquestions; i++) {
+		const struct question *x = &a->questions[i], *y = &b->questions[i];
+
+		if (strcmp(x->id, y->id) != 0 || x->difficulty != y->difficulty ||
+		    x->marked != y->marked || !x->options_list != !y->options_list)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+S_same_deck(const struct deck *a, const struct deck *b)
+{
+	size_t i;
+
+	if (!S_same_str(a->title, b->title) || a->ncards != b->ncards)
+		return 0;
+	for (i = 0; i < a->ncards; i++)
+		if (strcmp(a->cards[i].id, b->cards[i].id) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+S_same_chapter(const struct chapter *a, const struct chapter *b)
+{
+	size_t i;
+
+	if (!S_same_str(a->title, b->title) || a->nsections != b->nsections)
+		return 0;
+	for (i = 0; i < a->nsections; i++) {
+		const struct section *x = a->sections[i], *y = b->sections[i];
+
+		if (strcmp(x->id, y->id) != 0 || strcmp(x->title, y->title) != 0 ||
+		    x->level != y->level)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+S_deck_free(struct deck *dk)
+{
+	size_t j;
+
+	for (j = 0; j < dk->ncards; j++) {
+		free(dk->cards[j].id);
+		free(dk->cards[j].label);
+		free(dk->cards[j].front_text);
+		free(dk->cards[j].links_to.v);
+	}
+	free(dk->cards);
+	free(dk->slug);
+	free(dk->title);
+	free(dk->description);
+	free(dk->url);
+	free(dk->pdf_url);
+	free(dk);
+}
+
+static void
+S_chapter_free(struct chapter *c)
+{
+	size_t j;
+
+	for (j = 0; j < c->nsections; j++) {
+		free(c->sections[j]->id);
+		free(c->sections[j]->title);
+		free(c->sections[j]->backlinks.v);
+		free(c->sections[j]);
+	}
+	free(c->sections);
+	free(c->backlinks.v);
+	free(c->slug);
+	free(c->title);
+	free(c->url);
+	free(c);
+}
+
+/* Moves the new questions into the old structs, which backlinks point at. */
+static void
+S_commit_topic(struct topic *tp, struct topic *ntp, struct doc *nd)
+{
+	size_t i;
+
+	for (i = 0; i < tp->nquestions; i++) {
+		struct question *q = &tp->questions[i], *nq = &ntp->questions[i];
+		int sample = q->sample;    /* a default sample stays one: the classes are the same */
+
+		free(q->id);
+		free(q->stem_text);
+		free(q->options);
+		free(q->links_to.v);
+		*q = *nq;
+		q->topic = tp;
+		q->sample = sample;
+		memset(nq, 0, sizeof(*nq));
+	}
+	tp->intro = ntp->intro;
+	for (i = 0; i < nd->nanchors; i++) {
+		struct anchor *a = &nd->anchors[i];
+
+		if (a->kind == ANCHOR_QUESTION)
+			a->u.question = tp->questions + (a->u.question - ntp->questions);
+		else if (a->kind == ANCHOR_TOPIC)
+			a->u.topic = tp;
+	}
+}
+
+static void
+S_commit_deck(struct deck *dk, struct deck *ndk, struct doc *nd)
+{
+	size_t i;
+
+	for (i = 0; i < dk->ncards; i++) {
+		struct card *c = &dk->cards[i], *nc = &ndk->cards[i];
+
+		free(c->id);
+		free(c->label);
+		free(c->front_text);
+		free(c->links_to.v);
+		*c = *nc;
+		c->deck = dk;
+		memset(nc, 0, sizeof(*nc));
+	}
+	dk->intro = ndk->intro;
+	for (i = 0; i < nd->nanchors; i++)
+		if (nd->anchors[i].kind == ANCHOR_CARD)
+			nd->anchors[i].u.card = dk->cards + (nd->anchors[i].u.card - ndk->cards);
+}
+
+/* Sections keep their structs (questions' links_to and backlinks point at them). */
+static void
+S_commit_chapter(struct chapter *c, struct chapter *nc, struct doc *nd)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsections; i++) {
+		struct section *s = c->sections[i];
+		const struct section *ns = nc->sections[i];
+		struct anchor *a = (struct anchor *)doc_anchor(nd, ns->id);
+
+		s->heading = ns->heading;
+		s->line = ns->line;
+		s->col = ns->col;
+		if (a && a->kind == ANCHOR_HEADING)
+			a->u.section = s;
+	}
+}
+
+void
+site_change_free(struct site_change *ch)
+{
+	free(ch->chapters);
+	memset(ch, 0, sizeof(*ch));
+}
+
+int
+site_reload(struct site *site, const char *rel, struct site_change *ch, struct diag_list *dl)
+{
+	struct source *old = content_find(&site->sources, rel), *src = NULL;
+	struct doc *d = site_doc(site, rel), *nd = NULL;
+	struct topic *ntp = NULL;
+	struct deck *ndk = NULL;
+	struct chapter *nc = NULL;
+	struct diag_list tmp;
+	struct owners ow = { NULL, NULL, 0, NULL };
+	uint64_t *before = NULL;
+	size_t i, len, cap = 0;
+	int rc = SITE_RELOAD_ALL;
+
+	memset(ch, 0, sizeof(*ch));
+	diag_init(&tmp);
+	tmp.strict = dl->strict;
+	/* Only a published topic, deck or chapter; anything else may move pages. */
+	if (old == NULL || d == NULL || d->url == NULL || old->broken ||
+	    (!(old->kind == SOURCE_TOPIC && d->topic) && !(old->kind == SOURCE_DECK && d->deck) &&
+	    !(old->kind == SOURCE_CHAPTER && d->chapter)))
+		goto out;
+	src = content_reread(old, (size_t)site->cfg.limits.max_file_size, &tmp);
+	/* The front matter names, weighs and places the page: an edit of it is a new site. */
+	if (src->broken || diag_failed(&tmp) || src->body == NULL ||
+	    src->body - src->data != old->body - old->data ||
+	    memcmp(src->data, old->data, (size_t)(old->body - old->data)) != 0)
+		goto out;
+	nd = xcalloc(1, sizeof(*nd));
+	nd->src = src;
+	nd->root = md_parse(src->body, src->body_len);
+	if (S_count_elements(nd->root, (size_t)site->cfg.limits.max_elements) >
+	    (size_t)site->cfg.limits.max_elements)
+		goto out;
+	if (d->topic) {
+		ntp = S_build_topic(nd, d->topic->test, d->topic->slug,
+		    d->topic->test->index->src->fm.difficulty, &tmp);
+		if (!S_same_topic(d->topic, ntp))
+			goto out;
+	} else if (d->deck) {
+		ndk = S_build_deck(nd, &tmp);
+		if (!S_same_deck(d->deck, ndk))
+			goto out;
+	} else {
+		nc = S_build_chapter(nd, &tmp);
+		if (!S_same_chapter(d->chapter, nc))
+			goto out;
+	}
+	for (i = 0; i < nd->nanchors; i++)
+		if (nd->anchors[i].node)
+			S_mark_heading(nd->anchors[i].node, nd->anchors[i].id);
+	if (nd->nanchors > 1)
+		qsort(nd->anchors, nd->nanchors, sizeof(*nd->anchors), S_cmp_anchor);
+	if (diag_failed(&tmp) || !S_same_anchors(d, nd))
+		goto out;
+
+	/*
+	 * Nothing else can see a difference now: put the new parts in the old
+	 * structs, drop the file's backlinks and record them afresh.
+	 */
+	if (ntp) {
+		ch->topic = d->topic;
+		ow.qs = d->topic->questions;
+		ow.n = d->topic->nquestions;
+		ow.retitled = xcalloc(ow.n + 1, 1);
+		for (i = 0; i < ow.n; i++)
+			ow.retitled[i] = strcmp(ow.qs[i].stem_text, ntp->questions[i].stem_text) != 0;
+	} else if (ndk) {
+		ch->deck = d->deck;
+		ow.cs = d->deck->cards;
+		ow.n = d->deck->ncards;
+		ow.retitled = xcalloc(ow.n + 1, 1);
+		for (i = 0; i < ow.n; i++)
+			ow.retitled[i] = strcmp(ow.cs[i].front_text, ndk->cards[i].front_text) != 0;
+	}
+	if (ow.n > 0) {
+		int shown = 0;
+
+		before = xcalloc(site->nchapters + 1, sizeof(*before));
+		for (i = 0; i < site->nchapters; i++)
+			before[i] = S_chapter_owners(site->chapters[i], &ow, 1, &shown);
+	}
+	if (ntp)
+		S_commit_topic(d->topic, ntp, nd);
+	else if (ndk)
+		S_commit_deck(d->deck, ndk, nd);
+	else {
+		ch->chapter = d->chapter;
+		S_commit_chapter(d->chapter, nc, nd);
+	}
+	for (i = 0; i < site->sources.len; i++)
+		if (site->sources.v[i] == old)
+			site->sources.v[i] = src;
+	d->src = src;
+	nd->src = old;
+	src = NULL;
+#define SWAP(a, b, T) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)
+	SWAP(d->root, nd->root, cmark_node *);
+	SWAP(d->anchors, nd->anchors, struct anchor *);
+	SWAP(d->nanchors, nd->nanchors, size_t);
+	SWAP(d->anchors_cap, nd->anchors_cap, size_t);
+	SWAP(d->line_starts, nd->line_starts, size_t *);
+	SWAP(d->nlines, nd->nlines, size_t);
+#undef SWAP
+	len = site->nassets;
+	if (links_resolve_doc(site, d, &tmp) == -1 || diag_failed(&tmp) || site->nassets != len)
+		goto out;              /* the full load that follows reports it */
+	/*
+	 * A chapter page lists the questions and cards linking to it: it is
+	 * written again when that list or a title in it changed.
+	 */
+	for (i = 0; ow.n > 0 && i < site->nchapters; i++) {
+		struct chapter *c = site->chapters[i];
+		int shown = 0;
+		size_t k;
+
+		if (S_chapter_owners(c, &ow, 0, &shown) == OWNERS_NONE && before[i] == OWNERS_NONE)
+			continue;
+		for (k = 0; k < c->nsections; k++)
+			S_xrefs_sort(site, &c->sections[k]->backlinks);
+		S_xrefs_sort(site, &c->backlinks);
+		if (S_chapter_owners(c, &ow, 0, &shown) == before[i] && !shown)
+			continue;
+		ch->chapters = xgrow(ch->chapters, &cap, ch->nchapters + 1, sizeof(*ch->chapters));
+		ch->chapters[ch->nchapters++] = c;
+	}
+	diag_move(dl, &tmp);
+	rc = SITE_RELOADED;
+out:
+	if (ntp)
+		S_topic_free(ntp);
+	if (ndk)
+		S_deck_free(ndk);
+	if (nc)
+		S_chapter_free(nc);
+	if (nd) {
+		source_free(nd->src == old ? old : NULL);
+		if (nd->src != old)
+			nd->src = NULL;
+		S_doc_free_job(&nd, 0, 0);
+	}
+	source_free(src);
+	diag_free(&tmp);
+	free(ow.retitled);
+	free(before);
+	if (rc != SITE_RELOADED)
+		site_change_free(ch);
+	return rc;
 }
 
 /* Reporting. */

@@ -1,0 +1,145 @@
+#!/bin/sh
+# quizdeck serve's incremental rebuild: after each kind of edit, the
+# folder serve serves must be byte for byte what `quizdeck build` makes
+# of the edited site, and the log must say whether the edit was put in
+# place (only the pages it changes written again) or the site rebuilt.
+# The edits run on a copy of the default site, whose questions and cards
+# link into the guide, so backlinks ("Practise this") are exercised.
+# Runs with ./quizdeck, and again with build/asan/quizdeck (ASan and
+# UBSan) when it is built: any report from the sanitisers fails.
+set -u
+Q=${QUIZDECK:-./quizdeck}
+case $Q in /*) ;; *) Q=$PWD/$Q ;; esac
+label=
+tmp=$(mktemp -d)
+pid=
+
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { echo "ok reload$label $1"; }
+notok() { echo "not ok reload$label $1: $2"; }
+
+wait_for() {
+	n=$(($1 * 10))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+scenario() {
+rm -rf "$tmp/site" "$tmp/run"
+mkdir -p "$tmp/site" "$tmp/run"
+cp -r site.toml content "$tmp/site/"
+[ -d themes ] && mkdir -p "$tmp/site/themes" && cp -r themes/default "$tmp/site/themes/"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp TMPDIR=$tmp/run "$Q" serve -C "$tmp/site" --port "$port" >"$tmp/log" 2>&1 &
+pid=$!
+if ! wait_for 60 grep -q "built in" "$tmp/log"; then
+	notok "setup" "serve did not build in 60 s: $(tail -c 400 "$tmp/log")"
+	return
+fi
+sitedir=$(find "$tmp/run" -maxdepth 2 -type d -name site | head -n 1)
+
+# lines PATTERN: how many log lines match.
+lines() { grep -c "$1" "$tmp/log"; }
+# reacted: serve logged a build or a failure since $before was taken.
+reacted() { [ "$(($(lines "changed:") + $(lines "build failed")))" -gt "$before" ]; }
+
+# after_edit NAME HOW FILE SCRIPT: applies the Python SCRIPT (on the
+# text `s`) to FILE, waits for serve to finish with it, checks the log
+# said HOW ("updated": put in place; "rebuilt": a full build; "failed")
+# and, unless it failed, compares the served folder with a fresh build.
+after_edit() {
+	name=$1 how=$2 file=$tmp/site/$3 script=$4
+	before=$(($(lines "changed:") + $(lines "build failed")))
+	python3 - "$file" "$script" <<'EOF'
+import sys
+path, script = sys.argv[1], sys.argv[2]
+s = open(path, encoding="utf-8").read()
+t = eval(script, {"s": s})
+if t == s:
+    sys.exit("the edit changed nothing: " + script)
+with open(path + ".tmp", "w", encoding="utf-8") as f:
+    f.write(t)
+import os
+os.rename(path + ".tmp", path)
+EOF
+	if ! wait_for 60 reacted; then
+		notok "$name" "serve did not react in 60 s: $(tail -c 300 "$tmp/log")"
+		return
+	fi
+	last=$(grep -E "changed:|build failed" "$tmp/log" | tail -n 1)
+	case $how:$last in
+	updated:*"updated in"* | rebuilt:*"rebuilt in"* | failed:*"build failed"*) ;;
+	*)
+		notok "$name" "want $how, log says: $last"
+		return
+		;;
+	esac
+	if [ "$how" = failed ]; then
+		ok "$name"
+		return
+	fi
+	rm -rf "$tmp/fresh"
+	if ! "$Q" build -C "$tmp/site" -o "$tmp/fresh" --no-pdf >"$tmp/fresh.log" 2>&1; then
+		notok "$name" "the fresh build failed: $(head -c 300 "$tmp/fresh.log")"
+		return
+	fi
+	if d=$(diff -r "$sitedir" "$tmp/fresh" 2>&1); then
+		ok "$name ($how, same as a fresh build)"
+	else
+		notok "$name" "served folder differs from a fresh build: $(echo "$d" | head -c 600)"
+	fi
+}
+
+T=content/quiz/distributed-training
+after_edit "a question's stem" updated "$T/collectives.md" \
+	's.replace("A ring all-reduce runs in two phases. Which two?", "A ring all-reduce has two phases. Which?")'
+after_edit "an option's feedback" updated "$T/collectives.md" \
+	's.replace("it funnels all the data through one rank", "it sends all the data through one rank")'
+after_edit "an explanation gains a link into another chapter" updated "$T/collectives.md" \
+	's.replace("almost independent of N.", "almost independent of N (see [ZeRO](../../guide/zero-fsdp.md)).", 1)'
+after_edit "that link removed again" updated "$T/collectives.md" \
+	's.replace(" (see [ZeRO](../../guide/zero-fsdp.md))", "", 1)'
+after_edit "a card's back" updated content/cards/distributed-training.md \
+	's.replace("processes a different slice of the batch", "works on its own slice of the batch", 1)'
+after_edit "a chapter's paragraph" updated content/guide/collectives.md \
+	's.replace("## Ring all-reduce {#ring-all-reduce}\n", "## Ring all-reduce {#ring-all-reduce}\n\nA sentence added by a test.\n", 1)'
+after_edit "a chapter's heading renamed" rebuilt content/guide/collectives.md \
+	's.replace("## Bandwidth in practice {#bandwidth-in-practice}", "## Bandwidth as measured {#bandwidth-in-practice}", 1)'
+after_edit "a question's difficulty" rebuilt "$T/collectives.md" \
+	's.replace("{#ring-phases .easy}", "{#ring-phases .medium}", 1)'
+after_edit "front matter" rebuilt "$T/collectives.md" \
+	's.replace("title = \"Collectives and their cost\"", "title = \"Collectives, and what they cost\"", 1)'
+after_edit "a broken link" failed "$T/collectives.md" \
+	's.replace("#ring-all-reduce)", "#no-such-section)", 1)'
+after_edit "the link fixed" rebuilt "$T/collectives.md" \
+	's.replace("#no-such-section)", "#ring-all-reduce)", 1)'
+after_edit "an edit after the rebuild" updated "$T/collectives.md" \
+	's.replace("A ring all-reduce has two phases. Which?", "A ring all-reduce runs in two phases. Which two?")'
+
+kill -INT "$pid"
+wait_for 20 sh -c "! kill -0 $pid" && ok "stops on SIGINT" || notok "stops on SIGINT" "still running"
+pid=
+if grep -q "Sanitizer" "$tmp/log"; then
+	notok "no sanitizer report" "$(grep -A 8 Sanitizer "$tmp/log" | head -c 800)"
+else
+	ok "no sanitizer report"
+fi
+}
+
+scenario
+if [ -z "${QUIZDECK:-}" ] && [ -x build/asan/quizdeck ]; then
+	Q=$PWD/build/asan/quizdeck
+	label=" (asan)"
+	scenario
+fi
