@@ -298,6 +298,18 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* An option as written ("-j", "--port"), by its code: argv may hold its value instead. */
+static char *
+S_option_name(int code)
+{
+	size_t i;
+
+	for (i = 0; long_options[i].name; i++)
+		if (long_options[i].val == code)
+			return xasprintf("--%s", long_options[i].name);
+	return xasprintf("-%c", code);
+}
+
 /* Which options each command takes, by their codes. */
 static int
 S_allowed(const char *cmd, int opt)
@@ -401,8 +413,13 @@ S_main(int argc, char *argv[])
 			printf("quizdeck %s\n", QUIZDECK_VERSION);
 			return 0;
 		}
-		if (!S_allowed(cli.command, c))
-			return S_usage_error(usage, "option %s does not apply here", argv[optind - 1]);
+		if (!S_allowed(cli.command, c)) {
+			char *name = S_option_name(c);
+			int rc = S_usage_error(usage, "option %s does not apply here", name);
+
+			free(name);
+			return rc;
+		}
 		switch (c) {
 		case 'h':
 			fputs(usage, stdout);

@@ -42,6 +42,9 @@ grep_in "and says which" "$tmp/err" 'unknown command "frobnicate"'
 expect "an unknown option is a usage error" 2 $Q check --frob
 grep_in "and names it" "$tmp/err" "unknown option --frob"
 expect "an option of another command is refused" 2 $Q check --paper a4
+grep_in "and names the option, not its value" "$tmp/err" "option --paper does not apply here"
+expect "a short option of another command is refused" 2 $Q check -j 1
+grep_in "and names it" "$tmp/err" "option -j does not apply here"
 expect "a missing option value is refused" 2 $Q build -o
 expect "a bad port is refused" 2 $Q serve --port 99999
 
