@@ -52,6 +52,13 @@
 #define SHRINK_STEP 0.5          /* pt between tries when shrinking to fit */
 #define PROGRESS_MIN_CARDS 500   /* decks this long show a progress line */
 #define TRACKING 0.03            /* em between capitals of the running head */
+/*
+ * Cairo hands its output over in pieces of a few bytes (each number of a
+ * glyph position is one): a write(2) for each cost a tenth of the run.
+ */
+#define WRITE_BUFFER (64 * 1024)
+/* Folios kept for the backs: a sheet's worth of cards, for sheets of up to this many. */
+#define FOLIO_KEEP 64
 
 /*
  * Greys, 0 black to 1 white. All type is black, small type too: its
@@ -81,11 +88,20 @@ struct writer {
 	PangoFontDescription *font;  /* the body face; sizes set per use */
 	PangoFontDescription *mono;
 	PangoLayout *head;           /* the running head, once made */
+	/*
+	 * Folios kept from a card's front for its back (S_frame_folio): a
+	 * card's two sides carry the same one, and laying a line out costs
+	 * as much as shaping a paragraph.
+	 */
+	PangoLayout *folio[FOLIO_KEEP];
+	const struct card *folio_card[FOLIO_KEEP];
 	struct diag_list *dl;
 	const char *file;            /* the deck's source, for warnings */
 	int progress;
 	int fd, fd_open;             /* the PDF file, written by S_write */
 	int write_errno;             /* the first write error ("No space left on device") */
+	unsigned char *out;          /* what S_write holds back, WRITE_BUFFER bytes */
+	size_t out_len;
 };
 
 /* ---- small helpers ------------------------------------------------- */
@@ -197,11 +213,34 @@ S_clip_body(struct writer *w, double top, double room)
 	cairo_clip(w->cr);
 }
 
-/* Draws the head and folio; returns the body's top and bottom between them. */
-static void
-S_frame(struct writer *w, int head, const char *foot, double *top, double *bottom)
+/*
+ * Card c's folio, laid out; the writer keeps it. Cards follow one another
+ * in deck order, so a card's slot holds it from its front to its back
+ * unless more than FOLIO_KEEP cards come between (single-sided printing,
+ * or sheets of more cards), and then it is laid out again: the same.
+ */
+static PangoLayout *
+S_frame_folio(struct writer *w, const struct card *c)
 {
-	PangoLayout *l;
+	size_t k = (size_t)(c - w->deck->cards) % FOLIO_KEEP;
+	char *folio;
+
+	if (w->folio_card[k] == c)
+		return w->folio[k];
+	if (w->folio[k])
+		g_object_unref(w->folio[k]);
+	folio = S_folio(w, c);
+	w->folio[k] = S_meta_layout(w, folio, 0);
+	w->folio_card[k] = c;
+	free(folio);
+	return w->folio[k];
+}
+
+/* Draws the head and card c's folio; returns the body's top and bottom between them. */
+static void
+S_frame(struct writer *w, int head, const struct card *c, double *top, double *bottom)
+{
+	PangoLayout *l = S_frame_folio(w, c);
 	double gap = w->st.meta * 1.1;
 
 	*top = w->st.pad;
@@ -214,11 +253,9 @@ S_frame(struct writer *w, int head, const char *foot, double *top, double *botto
 		cardtext_show(w->cr, w->head, w->st.pad, w->st.pad);
 		*top += S_height(w->head) + gap;
 	}
-	l = S_meta_layout(w, foot, 0);
 	*bottom -= S_height(l);
 	cardtext_show(w->cr, l, w->st.pad, *bottom);
 	*bottom -= gap;
-	g_object_unref(l);
 }
 
 /*
@@ -358,13 +395,13 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 static void
 S_front(struct writer *w, const struct card *c, struct impose_rect r, const struct fit *given)
 {
-	char *folio = S_folio(w, c), *markup = NULL;
+	char *markup = NULL;
 	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
 	struct fit fit;
 	PangoLayout *l;
 
 	S_enter_card(w, r);
-	S_frame(w, 1, folio, &top, &bottom);
+	S_frame(w, 1, c, &top, &bottom);
 	room = bottom - top;
 	if (given == NULL)
 		S_fit_front(w, c, room, &fit, &l);
@@ -386,7 +423,6 @@ S_front(struct writer *w, const struct card *c, struct impose_rect r, const stru
 	g_object_unref(l);
 	cairo_restore(w->cr);
 	free(markup);
-	free(folio);
 }
 
 /* Draws an answer; fit is NULL when this writer fits it itself. */
@@ -394,13 +430,12 @@ static void
 S_back(struct writer *w, const struct card *c, struct impose_rect r, const struct fit *given)
 {
 	struct cardtext_fonts f = { w->pango, w->font, w->mono };
-	char *folio = S_folio(w, c);
 	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
 	struct cardtext *text;
 	struct fit fit;
 
 	S_enter_card(w, r);
-	S_frame(w, 1, folio, &top, &bottom);
+	S_frame(w, 1, c, &top, &bottom);
 	room = bottom - top;
 	if (given == NULL)
 		S_fit_back(w, c, room, &fit, &text);
@@ -418,7 +453,6 @@ S_back(struct writer *w, const struct card *c, struct impose_rect r, const struc
 		cardtext_draw(text, w->cr, w->st.pad, top + (room - fit.back_h) * 0.4);
 	cardtext_free(text);
 	cairo_restore(w->cr);
-	free(folio);
 }
 
 /* The room between the running head and the folio of card c, as S_frame leaves it. */
@@ -499,11 +533,9 @@ S_date(char *out, size_t n)
  * the file is written here: the first error is kept for S_close, and
  * cairo is told all is well while the rest is dropped.
  */
-static cairo_status_t
-S_write(void *closure, const unsigned char *data, unsigned int len)
+static void
+S_write_out(struct writer *w, const unsigned char *data, size_t len)
 {
-	struct writer *w = closure;
-
 	while (len > 0 && w->write_errno == 0) {
 		ssize_t n = write(w->fd, data, len);
 
@@ -514,7 +546,30 @@ S_write(void *closure, const unsigned char *data, unsigned int len)
 			break;
 		}
 		data += n;
-		len -= (unsigned int)n;
+		len -= (size_t)n;
+	}
+}
+
+/* Writes out what S_write holds back. */
+static void
+S_flush(struct writer *w)
+{
+	S_write_out(w, w->out, w->out_len);
+	w->out_len = 0;
+}
+
+static cairo_status_t
+S_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct writer *w = closure;
+
+	if (w->out_len + len > WRITE_BUFFER)
+		S_flush(w);
+	if (len >= WRITE_BUFFER)
+		S_write_out(w, data, len);
+	else {
+		memcpy(w->out + w->out_len, data, len);
+		w->out_len += len;
 	}
 	return CAIRO_STATUS_SUCCESS;
 }
@@ -532,6 +587,8 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
 		return -1;
 	}
 	w->fd_open = 1;
+	w->out = xmalloc(WRITE_BUFFER);
+	w->out_len = 0;
 	w->surface = cairo_pdf_surface_create_for_stream(S_write, w, w->pc->paper_w * PT_PER_MM,
 	    w->pc->paper_h * PT_PER_MM);
 	if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
@@ -585,6 +642,14 @@ S_typeset_open(struct writer *w, PangoFontMap *map)
 static void
 S_typeset_close(struct writer *w)
 {
+	size_t k;
+
+	for (k = 0; k < FOLIO_KEEP; k++) {
+		if (w->folio[k])
+			g_object_unref(w->folio[k]);
+		w->folio[k] = NULL;
+		w->folio_card[k] = NULL;
+	}
 	if (w->head)
 		g_object_unref(w->head);
 	if (w->font)
@@ -609,6 +674,7 @@ S_close(struct writer *w, const char *path)
 		cairo_destroy(w->cr);
 	if (w->surface) {
 		cairo_surface_finish(w->surface);
+		S_flush(w);
 		if (w->write_errno) {
 			diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(w->write_errno));
 			rc = -1;
@@ -624,6 +690,8 @@ S_close(struct writer *w, const char *path)
 		rc = -1;
 	}
 	w->fd_open = 0;
+	free(w->out);
+	w->out = NULL;
 	return rc;
 }
 
