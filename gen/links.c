@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "markdown.h"
+#include "pool.h"
 #include "util.h"
 
 /* Resolution. */
@@ -666,27 +667,84 @@ S_section_add(struct section_list *l, struct section *s)
 	l->v[l->len++] = s;
 }
 
+/*
+ * What walking a doc found that changes the model: a backlink (to a
+ * section, or to a chapter as a whole) or a file to copy. Docs are walked
+ * in parallel, each into its own list; the lists are applied one after
+ * another in model order (S_apply), so the result is the same for any
+ * number of threads.
+ */
+struct record {
+	struct owner o;
+	struct section *section;       /* a backlink to this section, or */
+	struct chapter *chapter;       /* to this chapter, or */
+	struct source *asset;          /* a file to copy */
+};
+
+struct record_list {
+	struct record *v;
+	size_t len, cap;
+	size_t links;                  /* links and images checked */
+};
+
 static void
-S_record(const struct resolution *r, const struct owner *o)
+S_record_add(struct record_list *rl, const struct record *r)
 {
+	rl->v = xgrow(rl->v, &rl->cap, rl->len + 1, sizeof(*rl->v));
+	rl->v[rl->len++] = *r;
+}
+
+static void
+S_record(struct record_list *rl, const struct resolution *r, const struct owner *o)
+{
+	struct record rec;
+
 	if (o->q == NULL && o->c == NULL)
 		return;
 	if (r->doc == NULL || r->doc->chapter == NULL)
 		return;
-	if (r->anchor && r->anchor->kind == ANCHOR_HEADING && r->anchor->u.section) {
-		struct section *s = r->anchor->u.section;
+	memset(&rec, 0, sizeof(rec));
+	rec.o = *o;
+	if (r->anchor && r->anchor->kind == ANCHOR_HEADING && r->anchor->u.section)
+		rec.section = r->anchor->u.section;
+	else if (r->anchor == NULL)
+		rec.chapter = r->doc->chapter;
+	else
+		return;
+	S_record_add(rl, &rec);
+}
 
-		S_xref_add(&s->backlinks, o);
-		S_section_add(o->q ? &o->q->links_to : &o->c->links_to, s);
-	} else if (r->anchor == NULL)
-		S_xref_add(&r->doc->chapter->backlinks, o);
+static void
+S_apply(struct site *site, struct record_list *rl)
+{
+	size_t i;
+
+	for (i = 0; i < rl->len; i++) {
+		const struct record *r = &rl->v[i];
+
+		if (r->asset) {
+			site->assets = xgrow(site->assets, &site->assets_cap, site->nassets + 1,
+			    sizeof(*site->assets));
+			site->assets[site->nassets].src = r->asset;
+			site->assets[site->nassets].url = xstrdup(r->asset->rel);
+			site->nassets++;
+		} else if (r->section) {
+			S_xref_add(&r->section->backlinks, &r->o);
+			S_section_add(r->o.q ? &r->o.q->links_to : &r->o.c->links_to, r->section);
+		} else
+			S_xref_add(&r->chapter->backlinks, &r->o);
+	}
+	site->stats.links += rl->links;
+	free(rl->v);
+	memset(rl, 0, sizeof(*rl));
 }
 
 /* Walking one doc. */
 
 struct walker {
-	struct site *site;
+	const struct site *site;
 	struct diag_list *dl;
+	struct record_list *rec;
 	struct doc *doc;
 	struct refdefs defs;
 	/* column repair, per block */
@@ -698,12 +756,11 @@ struct walker {
 static void
 S_asset_add(struct walker *w, struct source *src)
 {
-	struct site *s = w->site;
+	struct record rec;
 
-	s->assets = xgrow(s->assets, &s->assets_cap, s->nassets + 1, sizeof(*s->assets));
-	s->assets[s->nassets].src = src;
-	s->assets[s->nassets].url = xstrdup(src->rel);
-	s->nassets++;
+	memset(&rec, 0, sizeof(rec));
+	rec.asset = src;
+	S_record_add(w->rec, &rec);
 }
 
 /* Checks one destination; reports at line:col unless quiet. */
@@ -877,7 +934,7 @@ S_link(struct walker *w, cmark_node *n, const struct owner *o)
 	ref = S_is_reference(w, line, col, is_image);
 	st = S_check(w, dest, is_image, line, col, ref, &r);
 	if (st != R_EXTERNAL)
-		w->site->stats.links++;
+		w->rec->links++;
 	if (st == R_BROKEN && ref) {
 		/* Reported at its definition, unless none was found there. */
 		if (S_find_refdef(&w->defs, dest) == NULL) {
@@ -886,7 +943,7 @@ S_link(struct walker *w, cmark_node *n, const struct owner *o)
 		}
 	}
 	if (st == R_OK)
-		S_record(&r, o);
+		S_record(w->rec, &r, o);
 	S_resolution_free(&r);
 }
 
@@ -967,30 +1024,46 @@ S_walk_doc(struct walker *w, struct doc *d)
 	S_refdefs_free(&w->defs);
 }
 
-/* Walks d unless done; site->docs is sorted by rel, so d's index is found by search. */
-static void
-S_walk_once(struct walker *w, struct doc *d, char *done)
+/* d's index in site->docs, which is sorted by rel. */
+static size_t
+S_doc_index(const struct site *site, const struct doc *d)
 {
-	struct doc *const *p = NULL;
-	size_t lo = 0, hi = w->site->ndocs;
+	size_t lo = 0, hi = site->ndocs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(w->site->docs[mid]->src->rel, d->src->rel);
+		int c = strcmp(site->docs[mid]->src->rel, d->src->rel);
 
-		if (c == 0) {
-			p = &w->site->docs[mid];
-			break;
-		}
+		if (c == 0)
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (p == NULL || done[p - w->site->docs])
-		return;
-	done[p - w->site->docs] = 1;
-	S_walk_doc(w, d);
+	return site->ndocs;
+}
+
+/* One doc's walk, on whichever thread is free. */
+struct walk_batch {
+	struct site *site;
+	struct doc **order;
+	struct record_list *rec;
+	struct diag_list *dls;
+};
+
+static void
+S_walk_job(void *arg, size_t job, int worker)
+{
+	struct walk_batch *wb = arg;
+	struct walker w;
+
+	(void)worker;
+	memset(&w, 0, sizeof(w));
+	w.site = wb->site;
+	w.dl = &wb->dls[job];
+	w.rec = &wb->rec[job];
+	S_walk_doc(&w, wb->order[job]);
 }
 
 static int
@@ -1020,24 +1093,42 @@ S_assets_unique(struct site *site)
 int
 links_resolve(struct site *site, struct diag_list *dl)
 {
-	struct walker w;
-	size_t errors = dl->errors, i, j, k;
-
+	struct walk_batch wb;
+	size_t errors = dl->errors, n = 0, i, j, k;
 	char *done;
 
-	memset(&w, 0, sizeof(w));
-	w.site = site;
-	w.dl = dl;
-	/* Model order first, so backlinks list questions and cards in reading order. */
-	done = xcalloc(site->ndocs ? site->ndocs : 1, 1);
+	/* Model order, so backlinks list questions and cards in reading order. */
+	wb.site = site;
+	wb.order = xcalloc(site->ndocs + 1, sizeof(*wb.order));
+	done = xcalloc(site->ndocs + 1, 1);
 	for (i = 0; i < site->ntests; i++)
-		for (j = 0; j < site->tests[i]->ntopics; j++)
-			S_walk_once(&w, site->tests[i]->topics[j]->doc, done);
-	for (i = 0; i < site->ndecks; i++)
-		S_walk_once(&w, site->decks[i]->doc, done);
+		for (j = 0; j < site->tests[i]->ntopics; j++) {
+			k = S_doc_index(site, site->tests[i]->topics[j]->doc);
+			if (k < site->ndocs && !done[k]++)
+				wb.order[n++] = site->docs[k];
+		}
+	for (i = 0; i < site->ndecks; i++) {
+		k = S_doc_index(site, site->decks[i]->doc);
+		if (k < site->ndocs && !done[k]++)
+			wb.order[n++] = site->docs[k];
+	}
 	for (k = 0; k < site->ndocs; k++)
-		S_walk_once(&w, site->docs[k], done);
+		if (!done[k]++)
+			wb.order[n++] = site->docs[k];
 	free(done);
+	wb.rec = xcalloc(n + 1, sizeof(*wb.rec));
+	wb.dls = xcalloc(n + 1, sizeof(*wb.dls));
+	for (i = 0; i < n; i++)
+		diag_init(&wb.dls[i]);
+	pool_run(site->jobs, n, S_walk_job, &wb);
+	for (i = 0; i < n; i++) {
+		S_apply(site, &wb.rec[i]);
+		diag_move(dl, &wb.dls[i]);
+		diag_free(&wb.dls[i]);
+	}
+	free(wb.rec);
+	free(wb.dls);
+	free(wb.order);
 	S_assets_unique(site);
 	return dl->errors > errors ? -1 : 0;
 }
@@ -1045,13 +1136,17 @@ links_resolve(struct site *site, struct diag_list *dl)
 int
 links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl)
 {
+	struct record_list rec;
 	struct walker w;
 	size_t errors = dl->errors;
 
 	memset(&w, 0, sizeof(w));
+	memset(&rec, 0, sizeof(rec));
 	w.site = site;
 	w.dl = dl;
+	w.rec = &rec;
 	S_walk_doc(&w, d);
+	S_apply(site, &rec);
 	S_assets_unique(site);
 	return dl->errors > errors ? -1 : 0;
 }
