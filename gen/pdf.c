@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,26 +237,49 @@ S_frame_folio(struct writer *w, const struct card *c)
 	return w->folio[k];
 }
 
-/* Draws the head and card c's folio; returns the body's top and bottom between them. */
-static void
-S_frame(struct writer *w, int head, const struct card *c, double *top, double *bottom)
+/* The running head, the same on every side of every card: laid out once per deck. */
+static PangoLayout *
+S_head(struct writer *w)
 {
-	PangoLayout *l = S_frame_folio(w, c);
+	if (!w->head)
+		w->head = S_meta_layout(w, w->deck->title ? w->deck->title : "", 1);
+	return w->head;
+}
+
+/*
+ * The body's top and bottom (pt) between the head and a folio, and where
+ * the folio goes. One computation for the writer and the threads that
+ * fit ahead of it, so both find the same room to the last bit.
+ */
+static void
+S_body(const struct writer *w, PangoLayout *head, PangoLayout *folio, double *top,
+    double *bottom, double *foot)
+{
 	double gap = w->st.meta * 1.1;
 
 	*top = w->st.pad;
-	*bottom = w->st.h - w->st.pad;
+	*top += S_height(head) + gap;
+	*foot = w->st.h - w->st.pad;
+	*foot -= S_height(folio);
+	*bottom = *foot - gap;
+}
+
+/*
+ * Draws the head and card c's folio (given, or laid out here); returns
+ * the body's top and bottom between them.
+ */
+static void
+S_frame(struct writer *w, const struct card *c, PangoLayout *folio, double *top, double *bottom)
+{
+	PangoLayout *head = S_head(w);
+	double foot;
+
+	if (folio == NULL)
+		folio = S_frame_folio(w, c);
+	S_body(w, head, folio, top, bottom, &foot);
 	cairo_set_source_rgb(w->cr, 0, 0, 0);
-	if (head) {
-		/* The same on every side of every card: laid out once per deck. */
-		if (!w->head)
-			w->head = S_meta_layout(w, w->deck->title ? w->deck->title : "", 1);
-		cardtext_show(w->cr, w->head, w->st.pad, w->st.pad);
-		*top += S_height(w->head) + gap;
-	}
-	*bottom -= S_height(l);
-	cardtext_show(w->cr, l, w->st.pad, *bottom);
-	*bottom -= gap;
+	cardtext_show(w->cr, head, w->st.pad, w->st.pad);
+	cardtext_show(w->cr, folio, w->st.pad, foot);
 }
 
 /*
@@ -298,15 +322,22 @@ S_balance(PangoLayout *l, double width)
 
 /*
  * How a card's sides fit their bodies. Finding it lays each side out at
- * every size tried; the writer then sets each side once more, at the size
- * found, to draw it. Any thread may find it (with its own Pango context):
- * the answer is the same.
+ * every size tried, and the layouts as found are what is drawn. Any
+ * thread may find it (with its own Pango context): the answer is the same.
  */
 struct fit {
 	double front_size, front_h;  /* pt; h as measured at the full width */
 	double front_width;          /* the measure the question is set in (S_balance) */
 	double back_size, back_h;
 	int front_over, back_over;   /* too long even at min_font_size */
+};
+
+/* A side made ready by another thread (S_prepare_job), for the writer to draw. */
+struct prep {
+	PangoLayout *folio;
+	PangoLayout *front;          /* the question as found, on a fronts page */
+	struct cardtext *back;       /* the answer as found, on a backs page */
+	struct fit fit;
 };
 
 /* The question's markup; caller frees. */
@@ -391,25 +422,23 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 		cardtext_free(text);
 }
 
-/* Draws a question; fit is NULL when this writer fits it itself. */
+/* Draws a question; pr is NULL when this writer fits it itself, else it takes pr's layout. */
 static void
-S_front(struct writer *w, const struct card *c, struct impose_rect r, const struct fit *given)
+S_front(struct writer *w, const struct card *c, struct impose_rect r, struct prep *pr)
 {
-	char *markup = NULL;
 	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
 	struct fit fit;
 	PangoLayout *l;
 
 	S_enter_card(w, r);
-	S_frame(w, 1, c, &top, &bottom);
+	S_frame(w, c, pr ? pr->folio : NULL, &top, &bottom);
 	room = bottom - top;
-	if (given == NULL)
+	if (pr == NULL)
 		S_fit_front(w, c, room, &fit, &l);
 	else {
-		fit = *given;
-		markup = S_question_markup(c);
-		l = S_question_layout(w, markup, fit.front_width);
-		cardtext_set_font(l, w->font, fit.front_size, PANGO_WEIGHT_NORMAL);
+		fit = pr->fit;
+		l = pr->front;
+		pr->front = NULL;
 	}
 	cairo_set_source_rgb(w->cr, 0, 0, 0);
 	if (fit.front_over) {
@@ -422,27 +451,25 @@ S_front(struct writer *w, const struct card *c, struct impose_rect r, const stru
 		    top + (room - fit.front_h) * 0.45);
 	g_object_unref(l);
 	cairo_restore(w->cr);
-	free(markup);
 }
 
-/* Draws an answer; fit is NULL when this writer fits it itself. */
+/* Draws an answer; pr is NULL when this writer fits it itself, else it takes pr's text. */
 static void
-S_back(struct writer *w, const struct card *c, struct impose_rect r, const struct fit *given)
+S_back(struct writer *w, const struct card *c, struct impose_rect r, struct prep *pr)
 {
-	struct cardtext_fonts f = { w->pango, w->font, w->mono };
-	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
+	double top, bottom, room;
 	struct cardtext *text;
 	struct fit fit;
 
 	S_enter_card(w, r);
-	S_frame(w, 1, c, &top, &bottom);
+	S_frame(w, c, pr ? pr->folio : NULL, &top, &bottom);
 	room = bottom - top;
-	if (given == NULL)
+	if (pr == NULL)
 		S_fit_back(w, c, room, &fit, &text);
 	else {
-		fit = *given;
-		text = cardtext_new(&c->back);
-		cardtext_layout(text, &f, fit.back_size, width);
+		fit = pr->fit;
+		text = pr->back;
+		pr->back = NULL;
 	}
 	if (fit.back_over) {
 		S_overflow(w, c);
@@ -455,20 +482,17 @@ S_back(struct writer *w, const struct card *c, struct impose_rect r, const struc
 	cairo_restore(w->cr);
 }
 
-/* The room between the running head and the folio of card c, as S_frame leaves it. */
+/* The room between the running head and card c's folio, as S_frame leaves it; the folio goes to *keep. */
 static double
-S_room(struct writer *w, const struct card *c)
+S_room(struct writer *w, const struct card *c, PangoLayout **keep)
 {
 	char *folio = S_folio(w, c);
-	PangoLayout *l = S_meta_layout(w, folio, 0);
-	double gap = w->st.meta * 1.1, room;
+	double top, bottom, foot;
 
-	if (!w->head)
-		w->head = S_meta_layout(w, w->deck->title ? w->deck->title : "", 1);
-	room = (w->st.h - w->st.pad - S_height(l) - gap) - (w->st.pad + S_height(w->head) + gap);
-	g_object_unref(l);
+	*keep = S_meta_layout(w, folio, 0);
+	S_body(w, S_head(w), *keep, &top, &bottom, &foot);
 	free(folio);
-	return room;
+	return bottom - top;
 }
 
 static void
@@ -759,89 +783,164 @@ S_plan_error(const struct print_config *pc, const char *file, struct diag_list *
 	    pc->duplex == DUPLEX_FOLD ? " folded in half" : "", IMPOSE_MARGIN);
 }
 
-/* Cards per fitting job: enough to make handing them out cheap. */
-#define FIT_CHUNK 8
+/* Sheets with more cards than this are drawn by the writer alone: memory stays flat. */
+#define PREP_MAX_CARDS 256
 
 /*
- * Fitting cards ahead of the writer, on other threads: each has its own
- * font map and context (Pango objects are not shared between threads),
- * and fills in the fits of the cards of its jobs; the writer waits for a
- * card's job before it draws the card.
+ * Preparing pages ahead of the writer, on other threads. A job is one
+ * page: it lays out every side that page shows, as it will be drawn, and
+ * the writer only draws what it is handed (drawing and writing the PDF
+ * are one thread's work; laying out is most of the rest).
+ *
+ * Pango objects are not shared between threads, so the handing over goes
+ * by slot: job p has slot p % nslots, with its own font map, context and
+ * layouts, and takes it only once the writer is done with job p - nslots
+ * and has freed what that left. A slot is thus used by one thread at a
+ * time, and at most nslots pages are laid out and not yet drawn, however
+ * long the deck. Cairo, underneath, shares its font faces across font
+ * maps, so the file is the same byte for byte whoever laid a side out.
  */
 struct fitting {
 	const struct writer *w;      /* the writer: settings only */
-	struct writer *typesetters;  /* per thread; set up on its first job */
-	PangoFontMap **maps;         /* per thread */
-	struct fit *fits;            /* per card */
+	struct writer *typesetters;  /* per slot; set up on its first job */
+	PangoFontMap **maps;         /* per slot */
+	struct prep *preps;          /* per slot, a sheet's worth */
+	size_t per_sheet;
+	size_t nslots;
+	size_t released;             /* jobs the writer is done with, under lock */
+	int stopping;                /* under lock: jobs waiting for a slot give up */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;         /* a slot is free, or stopping */
 	struct pool_batch *batch;
-	int nthreads;
 };
 
+/* Frees what the writer did not take of a slot's sides. */
 static void
-S_fit_job(void *arg, size_t job, int worker)
+S_prep_clear(struct fitting *ft, size_t slot)
+{
+	size_t i;
+
+	for (i = 0; i < ft->per_sheet; i++) {
+		struct prep *pr = &ft->preps[slot * ft->per_sheet + i];
+
+		if (pr->folio)
+			g_object_unref(pr->folio);
+		if (pr->front)
+			g_object_unref(pr->front);
+		cardtext_free(pr->back);
+		memset(pr, 0, sizeof(*pr));
+	}
+}
+
+static void
+S_prepare_job(void *arg, size_t job, int worker)
 {
 	struct fitting *ft = arg;
-	struct writer *t = &ft->typesetters[worker];
-	const struct deck *deck = ft->w->deck;
-	size_t i, end = (job + 1) * FIT_CHUNK < deck->ncards ? (job + 1) * FIT_CHUNK : deck->ncards;
+	const struct writer *w = ft->w;
+	size_t slot = job % ft->nslots, i;
+	struct writer *t = &ft->typesetters[slot];
+	struct impose_page pg;
+	int stop;
 
+	(void)worker;
+	pthread_mutex_lock(&ft->lock);
+	while (!ft->stopping && job >= ft->released + ft->nslots)
+		pthread_cond_wait(&ft->cond, &ft->lock);
+	stop = ft->stopping;
+	pthread_mutex_unlock(&ft->lock);
+	if (stop)
+		return;
 	if (t->pango == NULL) {
-		t->site = ft->w->site;
-		t->deck = deck;
-		t->pc = ft->w->pc;
-		t->st = ft->w->st;
-		S_typeset_open(t, ft->maps[worker]);
+		t->site = w->site;
+		t->deck = w->deck;
+		t->pc = w->pc;
+		t->st = w->st;
+		S_typeset_open(t, ft->maps[slot]);
 	}
-	for (i = job * FIT_CHUNK; i < end; i++) {
-		double room = S_room(t, &deck->cards[i]);
+	impose_page(&w->im, w->deck->ncards, job, &pg);
+	for (i = 0; i < pg.count; i++) {
+		const struct card *c = &w->deck->cards[pg.first + i];
+		struct prep *pr = &ft->preps[slot * ft->per_sheet + i];
+		double room = S_room(t, c, &pr->folio);
 
-		S_fit_front(t, &deck->cards[i], room, &ft->fits[i], NULL);
-		S_fit_back(t, &deck->cards[i], room, &ft->fits[i], NULL);
+		if (pg.side != IMPOSE_BACKS)
+			S_fit_front(t, c, room, &pr->fit, &pr->front);
+		if (pg.side != IMPOSE_FRONTS)
+			S_fit_back(t, c, room, &pr->fit, &pr->back);
 	}
 }
 
-/* Starts fitting w's deck on nthreads threads. */
+/*
+ * Starts preparing w's npages pages on nthreads threads; leaves ft->batch
+ * NULL (the writer does it all) when a sheet holds too many cards.
+ */
 static void
-S_fitting_start(struct fitting *ft, const struct writer *w, int nthreads)
+S_fitting_start(struct fitting *ft, const struct writer *w, size_t npages, int nthreads)
 {
-	int i;
+	size_t i;
 
 	memset(ft, 0, sizeof(*ft));
+	if (w->im.per_sheet > PREP_MAX_CARDS)
+		return;
 	ft->w = w;
-	ft->nthreads = nthreads;
-	ft->typesetters = xcalloc((size_t)nthreads, sizeof(*ft->typesetters));
-	ft->maps = xcalloc((size_t)nthreads, sizeof(*ft->maps));
-	for (i = 0; i < nthreads; i++)
+	ft->per_sheet = (size_t)w->im.per_sheet;
+	/* One page being drawn, one being laid out per thread, one more ready. */
+	ft->nslots = (size_t)nthreads + 2;
+	ft->typesetters = xcalloc(ft->nslots, sizeof(*ft->typesetters));
+	ft->maps = xcalloc(ft->nslots, sizeof(*ft->maps));
+	for (i = 0; i < ft->nslots; i++)
 		ft->maps[i] = pango_cairo_font_map_new();
-	ft->fits = xcalloc(w->deck->ncards, sizeof(*ft->fits));
-	ft->batch = pool_start(nthreads, (w->deck->ncards + FIT_CHUNK - 1) / FIT_CHUNK, S_fit_job, ft);
+	ft->preps = xcalloc(ft->nslots * ft->per_sheet, sizeof(*ft->preps));
+	pthread_mutex_init(&ft->lock, NULL);
+	pthread_cond_init(&ft->cond, NULL);
+	ft->batch = pool_start(nthreads, npages, S_prepare_job, ft);
 }
 
-/* The fit of card i, once its job is done; NULL without fitting threads. */
-static const struct fit *
-S_fitted(struct fitting *ft, size_t i)
+/* Page p's sides, laid out; NULL without preparing threads. */
+static struct prep *
+S_prepared(struct fitting *ft, size_t p)
 {
 	if (ft->batch == NULL)
 		return NULL;
-	pool_wait(ft->batch, i / FIT_CHUNK);
-	return &ft->fits[i];
+	pool_wait(ft->batch, p);
+	return &ft->preps[p % ft->nslots * ft->per_sheet];
+}
+
+/* The writer is done with page p: its slot goes to job p + nslots. */
+static void
+S_release(struct fitting *ft, size_t p)
+{
+	if (ft->batch == NULL)
+		return;
+	S_prep_clear(ft, p % ft->nslots);
+	pthread_mutex_lock(&ft->lock);
+	ft->released = p + 1;
+	pthread_cond_broadcast(&ft->cond);
+	pthread_mutex_unlock(&ft->lock);
 }
 
 static void
 S_fitting_finish(struct fitting *ft)
 {
-	int i;
+	size_t i;
 
 	if (ft->batch == NULL)
 		return;
+	pthread_mutex_lock(&ft->lock);
+	ft->stopping = 1;
+	pthread_cond_broadcast(&ft->cond);
+	pthread_mutex_unlock(&ft->lock);
 	pool_finish(ft->batch);
-	for (i = 0; i < ft->nthreads; i++) {
+	for (i = 0; i < ft->nslots; i++) {
+		S_prep_clear(ft, i);
 		S_typeset_close(&ft->typesetters[i]);
 		g_object_unref(ft->maps[i]);
 	}
+	pthread_mutex_destroy(&ft->lock);
+	pthread_cond_destroy(&ft->cond);
 	free(ft->typesetters);
 	free(ft->maps);
-	free(ft->fits);
+	free(ft->preps);
 	memset(ft, 0, sizeof(*ft));
 }
 
@@ -876,27 +975,31 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	npages = impose_page_count(&w.im, deck->ncards);
 	if (npages == 0)
 		S_empty_page(&w);
-	/* This thread draws; the others, if any, fit the cards ahead of it. */
-	if (nthreads > 1 && deck->ncards > FIT_CHUNK)
-		S_fitting_start(&ft, &w, nthreads - 1);
+	/* This thread draws; the others, if any, lay the pages out ahead of it. */
+	if (nthreads > 1 && npages > 1)
+		S_fitting_start(&ft, &w, npages, nthreads - 1);
 	for (p = 0; p < npages; p++) {
+		struct prep *pr;
+
 		/* A signal stops the deck between pages; build_run reports it. */
 		if (build_should_stop())
 			goto out;
 		impose_page(&w.im, deck->ncards, p, &pg);
+		pr = S_prepared(&ft, p);
 		if (pg.side != IMPOSE_BACKS) {
 			S_marks(&w, pg.count);
 			for (i = 0; i < pg.count; i++) {
 				struct impose_rect r = impose_front(&w.im, (int)i);
 
-				S_front(&w, &deck->cards[pg.first + i], r, S_fitted(&ft, pg.first + i));
+				S_front(&w, &deck->cards[pg.first + i], r, pr ? &pr[i] : NULL);
 				S_outline(&w, &deck->cards[pg.first + i], p, r);
 			}
 		}
 		if (pg.side != IMPOSE_FRONTS)
 			for (i = 0; i < pg.count; i++)
 				S_back(&w, &deck->cards[pg.first + i], impose_back(&w.im, (int)i),
-				    S_fitted(&ft, pg.first + i));
+				    pr ? &pr[i] : NULL);
+		S_release(&ft, p);
 		cairo_show_page(w.cr);
 		if ((p + 1) % 50 == 0)
 			S_progress(&w, p + 1, npages, 0);

@@ -325,6 +325,30 @@ run again-scripts "$F/scripts"
 cmp -s "$tmp/scripts/print/scripts.pdf" "$tmp/again-scripts/print/scripts.pdf" &&
 	ok "two runs give identical bytes in six scripts" || fail "reproducible" "the scripts deck differs between runs"
 
+# ---- threads ------------------------------------------------------------
+# With -j2 and up, other threads lay a deck's pages out and the writer
+# draws what they hand over: the bytes must be the ones -j1 writes, in
+# every duplex mode, with overflowing cards, in every script, and with
+# a sheet too full to hand over (business cards on A3: the writer alone).
+for c in "long basic" "short basic --duplex short-edge" "fold basic --duplex fold" \
+    "single basic --duplex single" "overflow overflow" "scripts scripts" \
+    "crowded basic --card 20x12mm --paper a3"; do
+	set -- $c
+	tcase=$1 tfix=$2
+	shift 2
+	run "j1-$tcase" "$F/$tfix" -j1 "$@"
+	want=$(ls "$tmp/j1-$tcase/print/"*.pdf 2>/dev/null | head -n 1)
+	for j in 2 3; do
+		run "j$j-$tcase" "$F/$tfix" -j$j "$@"
+		got=$tmp/j$j-$tcase/print/$(basename "${want:-none}")
+		if [ -n "$want" ] && cmp -s "$want" "$got" && cmp -s "$tmp/j1-$tcase.err" "$tmp/j$j-$tcase.err"; then
+			ok "threads: -j$j writes the -j1 bytes and warnings ($tcase)"
+		else
+			fail "threads" "-j$j differs from -j1 ($tcase): exit $rc, $(cmp "$want" "$got" 2>&1 | head -n 1)"
+		fi
+	done
+done
+
 # ---- calibration --------------------------------------------------------
 run calibration "$F/basic" --calibration --paper letter
 cal=$tmp/calibration/print/calibration.pdf
