@@ -827,11 +827,38 @@ S_build_page(struct doc *d, struct heading_list *hl, struct diag_list *dl)
 	}
 }
 
+/* The topics of folder tests, built in parallel (S_build_tests). */
+struct topic_job {
+	struct doc *doc;
+	struct test *test;
+	enum difficulty deflt;
+	struct topic *topic;
+};
+
+struct topic_batch {
+	struct topic_job *jobs;
+	size_t n;
+	struct diag_list *dls;     /* per topic, moved into the site's list in file order */
+};
+
+static void
+S_topic_job(void *arg, size_t job, int worker)
+{
+	struct topic_batch *tb = arg;
+	struct topic_job *j = &tb->jobs[job];
+	char *slug = S_stem(j->doc->src->rel);
+
+	(void)worker;
+	j->topic = S_build_topic(j->doc, j->test, slug, j->deflt, &tb->dls[job]);
+	free(slug);
+}
+
 /* Builds the tests from content/quiz. docs are in rel order. */
 static void
 S_build_tests(struct site *site, struct diag_list *dl)
 {
-	size_t i, cap = 0;
+	struct topic_batch tb = { NULL, 0, NULL };
+	size_t i, cap = 0, tb_cap = 0, ntopics;
 
 	for (i = 0; i < site->ndocs; i++) {
 		struct doc *d = site->docs[i];
@@ -895,19 +922,21 @@ S_build_tests(struct site *site, struct diag_list *dl)
 					S_range_add(&t->intro, n);
 			S_headings_free(&hl);
 			prefix = strlen(dir) + 1;
-			for (k = 0; k < site->ndocs; k++) {
+			for (k = 0, ntopics = 0; k < site->ndocs; k++) {
 				struct doc *td = site->docs[k];
-				char *tslug;
 
 				if (td->src->kind != SOURCE_TOPIC ||
 				    strncmp(td->src->rel, dir, prefix - 1) != 0 ||
 				    td->src->rel[prefix - 1] != '/')
 					continue;
-				tslug = S_stem(td->src->rel);
-				S_test_add_topic(t, S_build_topic(td, t, tslug, deflt, dl));
-				free(tslug);
+				tb.jobs = xgrow(tb.jobs, &tb_cap, tb.n + 1, sizeof(*tb.jobs));
+				tb.jobs[tb.n].doc = td;
+				tb.jobs[tb.n].test = t;
+				tb.jobs[tb.n].deflt = deflt;
+				tb.n++;
+				ntopics++;
 			}
-			if (t->ntopics == 0 && !src->broken)
+			if (ntopics == 0 && !src->broken)
 				diag_error(dl, src->display, 1, 1,
 				    "test has no topics: add a .md file of questions next to _index.md");
 			free(dir);
@@ -935,6 +964,18 @@ S_build_tests(struct site *site, struct diag_list *dl)
 		site->tests = xgrow(site->tests, &cap, site->ntests + 1, sizeof(*site->tests));
 		site->tests[site->ntests++] = t;
 	}
+	/* The topics, each on whichever thread is free, then added in file order. */
+	tb.dls = xcalloc(tb.n + 1, sizeof(*tb.dls));
+	for (i = 0; i < tb.n; i++)
+		diag_init(&tb.dls[i]);
+	pool_run(site->jobs, tb.n, S_topic_job, &tb);
+	for (i = 0; i < tb.n; i++) {
+		S_test_add_topic(tb.jobs[i].test, tb.jobs[i].topic);
+		diag_move(dl, &tb.dls[i]);
+		diag_free(&tb.dls[i]);
+	}
+	free(tb.jobs);
+	free(tb.dls);
 	for (i = 0; i < site->ntests; i++)
 		S_test_finish(site->tests[i], dl);
 	if (site->ntests > 1)
