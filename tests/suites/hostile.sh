@@ -75,8 +75,9 @@ else
 fi
 
 # The PDF: Pango markup is escaped, so tags in a title or code read as text on the card.
+# Lines are joined first: where a card's text breaks is typesetting, not escaping.
 if command -v pdftotext >/dev/null 2>&1; then
-	pdftotext "$tmp/safe/print/deck.pdf" "$tmp/deck.txt" 2>/dev/null
+	pdftotext "$tmp/safe/print/deck.pdf" - 2>/dev/null | tr -s ' \n' '  ' >"$tmp/deck.txt"
 	if grep -q '<SCRIPT>QDPWN(.DECK-TITLE.)</SCRIPT>' "$tmp/deck.txt" && grep -q '<svg onload=qdpwn(.front' "$tmp/deck.txt"; then
 		echo "ok hostile the PDF shows the card markup as text"
 	else
