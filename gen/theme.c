@@ -169,6 +169,11 @@ S_is_set(const struct tval *tv)
 
 /* ---- locating and loading -------------------------------------------- */
 
+static int S_emit_ok(const struct theme *t, enum theme_part part);
+static xmlDocPtr S_render_emit(const struct theme *t, enum theme_part part,
+    const struct tvars *v, const char *page_url);
+
+
 static char *
 S_exe_dir(void)
 {
@@ -425,6 +430,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 			S_collect_names(t->parts[i], &t->uses[i], &t->nuses[i], &cap);
 			if (t->nuses[i] > 1)
 				qsort(t->uses[i], t->nuses[i], sizeof(char *), S_cmp_name);
+			t->emit[i] = S_emit_ok(t, (enum theme_part)i);
 		}
 	}
 out:
@@ -568,9 +574,13 @@ S_page_url(const char *page_url, const char *url)
 	rest = url + strcspn(url, "?#");
 	path = xstrndup(url, (size_t)(rest - url));
 	rel = path_relative(page_url, path);
-	res = xasprintf("%s%s", rel, rest);
-	free(rel);
 	free(path);
+	if (*rest == '\0')
+		return rel;
+	res = xmalloc(strlen(rel) + strlen(rest) + 1);
+	strcpy(res, rel);
+	strcat(res, rest);
+	free(rel);
 	return res;
 }
 
@@ -966,10 +976,13 @@ theme_render(const struct theme *t, enum theme_part part,
     const struct tvars *v, const char *page_url, struct diag_list *dl)
 {
 	struct fill f;
-	xmlDocPtr doc = xmlCopyDoc(t->page, 1);
+	xmlDocPtr doc;
 	xmlDtdPtr dtd;
 	xmlNodePtr body;
 
+	if (t->emit[part] && (doc = S_render_emit(t, part, v, page_url)) != NULL)
+		return doc;
+	doc = xmlCopyDoc(t->page, 1);
 	memset(&f, 0, sizeof(f));
 	f.theme = t;
 	f.part = part;
@@ -1003,6 +1016,9 @@ out:
 }
 
 /* ---- serialising ------------------------------------------------------- */
+
+/* Marks (doc->_private) a page S_render_emit wrote: its one child is the page's bytes. */
+static const char S_emitted[] = "quizdeck page bytes";
 
 /* What libxml2's HTML serialiser adds to the head when saving as UTF-8. */
 static const char S_added_meta[] =
@@ -1109,16 +1125,25 @@ S_puts(struct buf *b, const char *s)
  * return dropped, the rest (UTF-8 included) as it is. In attribute values
  * `<!--...-->` and `&{...}` stay as they are.
  */
+/* The bytes S_escape stops at: controls but tab, line feed and carriage return (NUL ends), <, > and &. */
+static const unsigned char S_escape_stop[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+};
+
 static void
 S_escape(struct buf *b, const char *p, int attr)
 {
 	const char *run = p, *end;
 
 	for (;; p++) {
-		unsigned char c = (unsigned char)*p;
+		unsigned char c;
 
-		if (c >= 0x20 ? c != '<' && c != '>' && c != '&' : c == '\n' || c == '\t' || c == '\r')
-			continue;
+		while (!S_escape_stop[(unsigned char)*p])
+			p++;
+		c = (unsigned char)*p;
 		S_put(b, run, (size_t)(p - run));
 		if (c == '\0')
 			return;
@@ -1199,20 +1224,19 @@ S_is_boolean_attr(const char *name)
 		"nohref", "noresize", "noshade", "nowrap", "readonly", "selected",
 	};
 	size_t i;
+	char first = name[0] >= 'A' && name[0] <= 'Z' ? (char)(name[0] - 'A' + 'a') : name[0];
 
-	if (strchr("cdimnrsCDIMNRS", name[0]) == NULL)
+	if (strchr("cdimnrs", first) == NULL || first == '\0')
 		return 0;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcasecmp(name, names[i]) == 0)
+		if (names[i][0] == first && strcasecmp(name, names[i]) == 0)
 			return 1;
 	return 0;
 }
 
 static int
-S_is_uri_attr(xmlNodePtr el, xmlAttrPtr a)
+S_is_uri_attr(const char *el, const char *n)
 {
-	const char *n = (const char *)a->name;
-
 	switch (n[0]) {
 	case 'h':
 	case 'H':
@@ -1225,9 +1249,44 @@ S_is_uri_attr(xmlNodePtr el, xmlAttrPtr a)
 		return !strcasecmp(n, "src");
 	case 'n':
 	case 'N':
-		return !strcasecmp(n, "name") && !strcasecmp((const char *)el->name, "a");
+		return !strcasecmp(n, "name") && !strcasecmp(el, "a");
 	default:
 		return 0;
+	}
+}
+
+/*
+ * The rest of an attribute after its name, for a value of one text node
+ * (NULL: no value, as a template's bare attribute) of an element named el.
+ */
+static void
+S_put_attr_value(struct serial *s, const char *el, const char *name, const char *value)
+{
+	const char *v;
+
+	if (value == NULL || S_is_boolean_attr(name))
+		return;
+	if (S_is_uri_attr(el, name)) {
+		buf_reset(&s->value);
+		buf_put(&s->value, "", 0);
+		S_escape(&s->value, value, 1);
+		for (v = s->value.data; *v == ' ' || *v == '\t' || *v == '\n' || *v == '\r'; v++)
+			;
+		/* Percent-encoding leaves no double quote: always in double quotes. */
+		S_put(s->b, "=\"", 2);
+		S_uri_escape(s->b, v);
+		S_putc(s->b, '"');
+	} else if (strchr(value, '"') == NULL) {
+		/* Escaping adds no quote: in double quotes, straight into the page. */
+		S_put(s->b, "=\"", 2);
+		S_escape(s->b, value, 1);
+		S_putc(s->b, '"');
+	} else {
+		buf_reset(&s->value);
+		buf_put(&s->value, "", 0);
+		S_escape(&s->value, value, 1);
+		S_putc(s->b, '=');
+		S_put_quoted(s->b, s->value.data, s->value.len);
 	}
 }
 
@@ -1237,24 +1296,15 @@ S_put_attr(struct serial *s, xmlNodePtr el, xmlAttrPtr a)
 {
 	const char *v;
 	xmlNodePtr t;
-	int uri;
 
 	S_putc(s->b, ' ');
 	S_puts(s->b, (const char *)a->name);
 	if (a->children == NULL || S_is_boolean_attr((const char *)a->name))
 		return 0;
-	uri = S_is_uri_attr(el, a);
-	/*
-	 * One text node without a double quote (most): escaping adds no
-	 * quote, so it goes in double quotes straight into the page.
-	 */
 	t = a->children;
-	if (!uri && t->type == XML_TEXT_NODE && t->next == NULL &&
-	    (t->content == NULL || strchr((const char *)t->content, '"') == NULL)) {
-		S_put(s->b, "=\"", 2);
-		if (t->content)
-			S_escape(s->b, (const char *)t->content, 1);
-		S_putc(s->b, '"');
+	if (t->type == XML_TEXT_NODE && t->next == NULL) {
+		S_put_attr_value(s, (const char *)el->name, (const char *)a->name,
+		    t->content ? (const char *)t->content : "");
 		return 0;
 	}
 	buf_reset(&s->value);
@@ -1266,7 +1316,7 @@ S_put_attr(struct serial *s, xmlNodePtr el, xmlAttrPtr a)
 			S_escape(&s->value, (const char *)t->content, 1);
 	}
 	S_putc(s->b, '=');
-	if (!uri) {
+	if (!S_is_uri_attr((const char *)el->name, (const char *)a->name)) {
 		S_put_quoted(s->b, s->value.data, s->value.len);
 		return 0;
 	}
@@ -1464,9 +1514,15 @@ theme_serialize_children(xmlNodePtr holder, struct buf *b)
 int
 theme_serialize(xmlDocPtr doc, char **out, size_t *len)
 {
-	int own = S_has_meta_charset(S_find_element(xmlDocGetRootElement(doc), "head"));
+	int own;
 	struct buf b;
 
+	if (doc->_private == (void *)S_emitted) {
+		*len = (size_t)xmlStrlen(doc->children->content);
+		*out = xstrndup((const char *)doc->children->content, *len);
+		return 0;
+	}
+	own = S_has_meta_charset(S_find_element(xmlDocGetRootElement(doc), "head"));
 	buf_init(&b);
 	buf_put(&b, "", 0);
 	if (S_serialize_fast(doc, own, &b) == -1)
@@ -1474,4 +1530,569 @@ theme_serialize(xmlDocPtr doc, char **out, size_t *len)
 	*len = b.len;
 	*out = buf_detach(&b);
 	return 0;
+}
+
+/* ---- filling straight into bytes ------------------------------------- */
+
+/*
+ * For the templates theme_load vetted (S_emit_ok), a page is written as
+ * the fill would leave the tree and the serialiser would write it, in
+ * one walk of the templates: no copy of the frame, no tree for it. The
+ * rules of S_fill_element and S_serialize_tree are mirrored here; what
+ * only those handle (a value holding an entity reference, repeats nested
+ * too deep) is left to them: the emitter gives up and theme_render fills
+ * the tree.
+ */
+
+/* A node written into the current element: where it starts, and whether it is blank text. */
+struct emit_rec {
+	size_t at;
+	int blank;
+};
+
+/* An element written, its children still to come. */
+struct emit_open {
+	xmlNodePtr el;             /* the template element */
+	xmlNodePtr resume;         /* the template node after it */
+	const htmlElemDesc *info;
+	size_t recs;               /* its children's records start here */
+	size_t content;            /* the page's length after its start tag */
+};
+
+struct emit_attr {
+	const char *name;
+	const char *value;         /* NULL: a bare attribute */
+	char *own;                 /* value, when the emitter made it */
+};
+
+struct emit {
+	struct fill *f;
+	struct serial s;
+	xmlNodePtr head;
+	int own;                   /* the head has its own <meta charset> */
+	struct emit_rec *recs;
+	size_t nrecs, recs_cap;
+	struct emit_open *open;
+	size_t nopen, open_cap;
+	struct emit_attr *attrs;
+	size_t nattrs, attrs_cap;
+	xmlNodePtr *moved;         /* holders whose nodes the page takes (S_value_nodes) */
+	size_t nmoved, moved_cap;
+	int bail;
+};
+
+static int
+S_is_raw_parent(const xmlChar *name)
+{
+	return xmlStrcasecmp(name, (const xmlChar *)"script") == 0 ||
+	    xmlStrcasecmp(name, (const xmlChar *)"style") == 0;
+}
+
+static void
+S_emit_rec(struct emit *e, int blank)
+{
+	e->recs = xgrow(e->recs, &e->recs_cap, e->nrecs + 1, sizeof(*e->recs));
+	e->recs[e->nrecs].at = e->s.b->len;
+	e->recs[e->nrecs].blank = blank;
+	e->nrecs++;
+}
+
+/* Text into the current element, as a text node of the tree would be written. */
+static void
+S_emit_text(struct emit *e, const char *text, int noenc)
+{
+	xmlNodePtr parent = e->open[e->nopen - 1].el;
+	const char *c;
+	int blank = 1;
+
+	for (c = text; *c; c++)
+		if (*c != ' ' && *c != '\t' && *c != '\n') {
+			blank = 0;
+			break;
+		}
+	S_emit_rec(e, blank);
+	if (noenc || S_is_raw_parent(parent->name))
+		S_puts(e->s.b, text);
+	else
+		S_escape(e->s.b, text, 0);
+}
+
+/* S_remove_element: the blank text before a removed element goes when a blank or nothing follows. */
+static void
+S_emit_remove(struct emit *e, int next_blank)
+{
+	size_t base = e->open[e->nopen - 1].recs;
+
+	if (e->nrecs > base && e->recs[e->nrecs - 1].blank && next_blank) {
+		e->nrecs--;
+		e->s.b->len = e->recs[e->nrecs].at;
+		e->s.b->data[e->s.b->len] = '\0';
+	}
+}
+
+/* The nodes of a value, into the current element; the holder is emptied later if the page takes them. */
+static void
+S_emit_nodes(struct emit *e, const struct tval *tv, const char *name)
+{
+	xmlNodePtr c;
+
+	for (c = tv->holder->children; c && !e->bail; c = c->next) {
+		if (c->type == XML_TEXT_NODE) {
+			if (c->content)
+				S_emit_text(e, (const char *)c->content, c->name == xmlStringTextNoenc);
+			else
+				S_emit_rec(e, 1);
+			continue;
+		}
+		S_emit_rec(e, 0);
+		if (S_serialize_tree(&e->s, c, 1, NULL, e->own) == -1)
+			e->bail = 1;
+	}
+	if (theme_uses(e->f->theme, e->f->part, name) == 1) {
+		e->moved = xgrow(e->moved, &e->moved_cap, e->nmoved + 1, sizeof(*e->moved));
+		e->moved[e->nmoved++] = tv->holder;
+	}
+}
+
+static void
+S_emit_set_attr(struct emit *e, const char *name, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < e->nattrs; i++)
+		if (strcmp(e->attrs[i].name, name) == 0)
+			break;
+	if (i == e->nattrs) {
+		e->attrs = xgrow(e->attrs, &e->attrs_cap, e->nattrs + 1, sizeof(*e->attrs));
+		e->attrs[e->nattrs].name = name;
+		e->attrs[e->nattrs].own = NULL;
+		e->nattrs++;
+	}
+	free(e->attrs[i].own);
+	e->attrs[i].own = xstrdup(value);
+	e->attrs[i].value = e->attrs[i].own;
+}
+
+/* The start tag of n as S_fill_attrs leaves its attributes, and an open element for its children. */
+static void
+S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
+{
+	struct fill *f = e->f;
+	struct emit_open *o;
+	xmlAttrPtr a;
+	size_t i, nattrs;
+
+	S_emit_rec(e, 0);
+	e->nattrs = 0;
+	for (a = n->properties; a; a = a->next) {
+		const char *val = a->children ? (const char *)a->children->content : NULL;
+
+		e->attrs = xgrow(e->attrs, &e->attrs_cap, e->nattrs + 1, sizeof(*e->attrs));
+		e->attrs[e->nattrs].name = (const char *)a->name;
+		e->attrs[e->nattrs].own = NULL;
+		if (S_is_url_attr((const char *)a->name))
+			val = e->attrs[e->nattrs].own = xstrdup(S_fill_url(f, val ? val : ""));
+		e->attrs[e->nattrs].value = val;
+		e->nattrs++;
+	}
+	/* Targets never start with data-qd- (S_emit_ok): the ones appended need no visit. */
+	nattrs = e->nattrs;
+	for (i = 0; i < nattrs; i++) {
+		const char *an = e->attrs[i].name, *target, *name, *text = NULL;
+		const struct tval *tv;
+		char *content = NULL;
+
+		if (strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) != 0)
+			continue;
+		target = an + strlen(ATTR_PREFIX "attr-");
+		name = e->attrs[i].value ? e->attrs[i].value : "";
+		if ((tv = S_lookup(v, name)) != NULL && tv->kind == TV_TEXT)
+			text = tv->text;
+		else if (tv && tv->kind == TV_NODES)
+			text = content = S_text_of(tv);
+		if (text && S_is_url_attr(target))
+			text = links_url_is_safe(text, strcmp((const char *)n->name, "img") == 0) ?
+			    S_fill_url(f, text) : NULL;
+		if (text)
+			S_emit_set_attr(e, target, text);
+		free(content);
+	}
+	S_putc(e->s.b, '<');
+	S_puts(e->s.b, (const char *)n->name);
+	for (i = 0; i < e->nattrs; i++) {
+		if (!S_is_template_attr((const xmlChar *)e->attrs[i].name)) {
+			S_putc(e->s.b, ' ');
+			S_puts(e->s.b, e->attrs[i].name);
+			S_put_attr_value(&e->s, (const char *)n->name, e->attrs[i].name, e->attrs[i].value);
+		}
+		free(e->attrs[i].own);
+	}
+	S_putc(e->s.b, '>');
+	if (n == e->head && !e->own)
+		S_puts(e->s.b, S_added_meta);
+	e->open = xgrow(e->open, &e->open_cap, e->nopen + 1, sizeof(*e->open));
+	o = &e->open[e->nopen++];
+	o->el = n;
+	o->resume = n->next;
+	o->info = S_tag_info(&e->s, (const char *)n->name);
+	o->recs = e->nrecs;
+	o->content = e->s.b->len;
+}
+
+/* Closes the innermost element as S_serialize_tree ends it. */
+static void
+S_emit_end(struct emit *e)
+{
+	struct emit_open *o = &e->open[--e->nopen];
+	int children = e->nrecs > o->recs;
+	xmlNodePtr n = o->el;
+
+	e->nrecs = o->recs;
+	if (o->info && o->info->empty) {
+		/* Written without children, whatever they were filled with. */
+		e->s.b->len = o->content;
+		e->s.b->data[o->content] = '\0';
+	} else if (children || n == e->head || !o->info || !o->info->saveEndTag ||
+	    !strcmp(o->info->name, "html") || !strcmp(o->info->name, "body"))
+		S_end_tag(e->s.b, n);
+}
+
+static void S_emit(struct emit *e, xmlNodePtr root, const struct tvars *v, int depth, int clone);
+
+/*
+ * One template node, as S_fill_element fills it. Returns 1 with an
+ * element opened whose template children *kids are still to fill.
+ */
+static int
+S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int clone,
+    int next_blank, xmlNodePtr *kids)
+{
+	enum { D_REPEAT, D_IF, D_REPLACE, D_SLOT, D_N };
+	static const char *const dnames[D_N] = { "repeat", "if", "replace", "slot" };
+	const char *dv[D_N] = { NULL, NULL, NULL, NULL };
+	const struct tval *tv;
+	const char *name;
+	xmlAttrPtr a;
+	int d;
+
+	switch (n->type) {
+	case XML_ELEMENT_NODE:
+		break;
+	case XML_TEXT_NODE:
+		S_emit_text(e, (const char *)n->content, n->name == xmlStringTextNoenc);
+		return 0;
+	case XML_CDATA_SECTION_NODE:
+		S_emit_rec(e, 0);
+		S_puts(e->s.b, (const char *)n->content);
+		return 0;
+	default:                   /* a comment: S_emit_ok lets nothing else through */
+		S_emit_rec(e, 0);
+		buf_puts(e->s.b, "<!--");
+		S_puts(e->s.b, (const char *)n->content);
+		buf_puts(e->s.b, "-->");
+		return 0;
+	}
+	for (a = n->properties; a; a = a->next) {
+		if (!S_is_template_attr(a->name))
+			continue;
+		for (d = 0; d < D_N; d++)
+			if (dv[d] == NULL && strcmp((const char *)a->name + strlen(ATTR_PREFIX), dnames[d]) == 0) {
+				dv[d] = (const char *)a->children->content;
+				break;
+			}
+	}
+	/* A repeat's copies lose the attribute (S_fill_element). */
+	if (clone)
+		dv[D_REPEAT] = NULL;
+	if ((name = dv[D_REPEAT]) != NULL) {
+		size_t i, base = e->open[e->nopen - 1].recs;
+
+		tv = S_lookup(v, name);
+		if (depth >= THEME_MAX_NESTING) {
+			e->bail = 1;       /* the tree fill reports it */
+			return 0;
+		}
+		if (tv && tv->kind == TV_LIST) {
+			/* The blank text before the element, written again before each copy after the first. */
+			int ws = e->nrecs > base && e->recs[e->nrecs - 1].blank;
+			char *wstext = ws ? xstrndup(e->s.b->data + e->recs[e->nrecs - 1].at,
+			    e->s.b->len - e->recs[e->nrecs - 1].at) : NULL;
+
+			for (i = 0; i < tv->nitems && !e->bail; i++) {
+				if (i > 0 && ws) {
+					S_emit_rec(e, 1);
+					S_puts(e->s.b, wstext);
+				}
+				S_emit(e, n, tv->items[i], depth + 1, 1);
+			}
+			free(wstext);
+		}
+		S_emit_remove(e, next_blank);
+		return 0;
+	}
+	if ((name = dv[D_IF]) != NULL) {
+		int neg = name[0] == '!';
+
+		if (S_is_set(S_lookup(v, name + neg)) == neg) {
+			S_emit_remove(e, next_blank);
+			return 0;
+		}
+	}
+	if ((name = dv[D_REPLACE]) != NULL) {
+		tv = S_lookup(v, name);
+		if (S_is_set(tv) && tv->kind == TV_TEXT)
+			S_emit_text(e, tv->text, 0);
+		else if (S_is_set(tv) && tv->kind == TV_NODES)
+			S_emit_nodes(e, tv, name);
+		S_emit_remove(e, next_blank);
+		return 0;
+	}
+	*kids = n->children;
+	if ((name = dv[D_SLOT]) != NULL) {
+		tv = S_lookup(v, name);
+		if (strcmp(name, "main") == 0 && tv == NULL && e->f->part_body && !e->f->main_filled) {
+			*kids = e->f->part_body->children;
+			e->f->main_filled = 1;
+		} else if (!S_is_set(tv) || tv->kind == TV_LIST) {
+			S_emit_remove(e, next_blank);
+			return 0;
+		} else {
+			S_emit_start(e, n, v);
+			if (tv->kind == TV_TEXT)
+				S_emit_text(e, tv->text, 0);
+			else
+				S_emit_nodes(e, tv, name);
+			S_emit_end(e);
+			return 0;
+		}
+	}
+	S_emit_start(e, n, v);
+	return 1;
+}
+
+/* Fills root (a clone of a repeat's element when clone) and its subtree; as S_fill, in one loop. */
+static void
+S_emit(struct emit *e, xmlNodePtr root, const struct tvars *v, int depth, int clone)
+{
+	size_t base = e->nopen;
+	xmlNodePtr n = root, kids;
+
+	while (!e->bail) {
+		if (n) {
+			/* A copy of a repeat's element is followed by that element: not blank. */
+			int next_blank = !(n == root && clone) && (n->next == NULL || S_is_blank(n->next));
+
+			if (S_emit_node(e, n, v, depth, n == root && clone, next_blank, &kids)) {
+				n = kids;
+				continue;
+			}
+			if (n == root)
+				break;
+			n = n->next;
+			continue;
+		}
+		if (e->nopen == base)
+			break;
+		n = e->open[e->nopen - 1].resume;
+		S_emit_end(e);
+		if (e->nopen == base)
+			break;
+	}
+}
+
+/*
+ * The page as theme_render and theme_serialize would write it, or NULL
+ * when the tree fill must do it. The document returned holds the bytes
+ * only (S_emitted marks it for theme_serialize).
+ */
+
+static xmlDocPtr
+S_render_emit(const struct theme *t, enum theme_part part, const struct tvars *v,
+    const char *page_url)
+{
+	struct fill f;
+	struct emit e;
+	struct buf b;
+	xmlNodePtr root = xmlDocGetRootElement(t->page), body, text;
+	xmlDtdPtr dtd = t->page->intSubset;
+	xmlDocPtr doc = NULL;
+	size_t i;
+
+	memset(&f, 0, sizeof(f));
+	f.theme = t;
+	f.part = part;
+	f.page_url = page_url;
+	body = S_find_element(xmlDocGetRootElement(t->parts[part]), "body");
+	f.part_body = body ? body : xmlDocGetRootElement(t->parts[part]);
+	memset(&e, 0, sizeof(e));
+	e.f = &f;
+	e.s.b = &b;
+	buf_init(&b);
+	buf_init(&e.s.value);
+	buf_put(&b, "", 0);
+	e.head = S_find_element(root, "head");
+	e.own = S_has_meta_charset(e.head);
+	buf_puts(&b, "<!DOCTYPE ");
+	buf_puts(&b, dtd && !dtd->ExternalID && !dtd->SystemID ? (const char *)dtd->name : "html");
+	buf_puts(&b, ">\n");
+	/* The document's level: the html element is its one child, kept whatever the values (S_emit_ok). */
+	e.open = xgrow(e.open, &e.open_cap, 1, sizeof(*e.open));
+	memset(&e.open[0], 0, sizeof(e.open[0]));
+	e.open[0].el = (xmlNodePtr)t->page;
+	e.nopen = 1;
+	S_emit(&e, root, v, 0, 0);
+	buf_putc(&b, '\n');
+	if (!e.bail) {
+		for (i = 0; i < e.nmoved; i++) {
+			xmlFreeNodeList(e.moved[i]->children);
+			e.moved[i]->children = e.moved[i]->last = NULL;
+		}
+		doc = htmlNewDocNoDtD(NULL, NULL);
+		/* The node takes the buffer (libxml2 frees it with xmlFree, which is free). */
+		text = xmlNewDocTextLen(doc, NULL, 0);
+		text->content = (xmlChar *)buf_detach(&b);
+		xmlAddChild((xmlNodePtr)doc, text);
+		doc->_private = (void *)S_emitted;
+	}
+	while (f.nurls > 0) {
+		f.nurls--;
+		free(f.urls[f.nurls].url);
+		free(f.urls[f.nurls].rel);
+	}
+	buf_free(&b);
+	buf_free(&e.s.value);
+	free(e.recs);
+	free(e.open);
+	free(e.attrs);
+	free(e.moved);
+	return doc;
+}
+
+/* 1 if a name is one of the directives that may take an element away or put values in its place. */
+static int
+S_has_directive(xmlNodePtr n)
+{
+	return xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "if") ||
+	    xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "repeat") ||
+	    xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "replace") ||
+	    xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "slot");
+}
+
+/* The nodes of a template the emitter writes as the serialiser would; 0 for anything else. */
+static int
+S_emit_nodes_ok(xmlNodePtr top, xmlNodePtr head)
+{
+	xmlNodePtr n = top;
+
+	while (n) {
+		xmlAttrPtr a;
+
+		switch (n->type) {
+		case XML_ELEMENT_NODE:
+			if (n->ns || n->nsDef || (n != head && !xmlStrcasecmp(n->name, (const xmlChar *)"head")))
+				return 0;
+			for (a = n->properties; a; a = a->next) {
+				if (a->ns || (a->children && (a->children->next ||
+				    a->children->type != XML_TEXT_NODE || a->children->content == NULL)))
+					return 0;
+				if (S_is_template_attr(a->name) && a->children == NULL)
+					return 0;
+				/* A target named data-qd-... would be read as a directive later. */
+				if (strncmp((const char *)a->name, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) == 0 &&
+				    S_is_template_attr(a->name + strlen(ATTR_PREFIX "attr-")))
+					return 0;
+			}
+			break;
+		case XML_TEXT_NODE:
+		case XML_CDATA_SECTION_NODE:
+		case XML_COMMENT_NODE:
+			if (n->content == NULL)
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+		if (n->type == XML_ELEMENT_NODE && n->children)
+			n = n->children;
+		else {
+			while (n && n != top && n->next == NULL)
+				n = n->parent;
+			n = (n && n != top) ? n->next : NULL;
+		}
+	}
+	return 1;
+}
+
+/*
+ * 1 if pages of this frame and part may be emitted (S_render_emit): the
+ * shapes S_serialize_fast writes whatever the values, the one <head>
+ * fixed, its charset <meta> and the html element beyond the values' reach.
+ */
+static int
+S_emit_ok(const struct theme *t, enum theme_part part)
+{
+	xmlNodePtr root = xmlDocGetRootElement(t->page), n, head = NULL, body;
+	xmlDtdPtr dtd = t->page->intSubset;
+
+	if (t->parts[part] == NULL || root == NULL || strcmp((const char *)root->name, "html") != 0 ||
+	    S_has_directive(root))
+		return 0;
+	for (n = t->page->children; n; n = n->next)
+		if (n != root && !(n->type == XML_DTD_NODE && (xmlDtdPtr)n == dtd))
+			return 0;
+	if (dtd && dtd->name == NULL && !dtd->ExternalID && !dtd->SystemID)
+		return 0;
+	for (n = root->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (S_has_directive(n) || !xmlStrcasecmp(n->name, (const xmlChar *)"meta"))
+			return 0;
+		if (!xmlStrcasecmp(n->name, (const xmlChar *)"head")) {
+			if (head || strcmp((const char *)n->name, "head") != 0)
+				return 0;
+			head = n;
+		}
+	}
+	if (head == NULL)
+		return 0;
+	for (n = head->children; n; n = n->next) {
+		xmlAttrPtr a;
+		int charset = 0;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "repeat") ||
+		    xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "replace"))
+			return 0;
+		if (xmlStrcasecmp(n->name, (const xmlChar *)"meta"))
+			continue;
+		for (a = n->properties; a; a = a->next) {
+			const char *an = (const char *)a->name;
+
+			if (!strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")))
+				an += strlen(ATTR_PREFIX "attr-");
+			if (!strcasecmp(an, "charset") || !strcasecmp(an, "http-equiv"))
+				charset = 1;
+			if (!strcasecmp(an, "http-equiv") && a->children &&
+			    !xmlStrcasecmp(a->children->content, (const xmlChar *)"Content-Type"))
+				return 0;
+		}
+		if (charset && (S_has_directive(n) || xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "attr-charset") ||
+		    xmlHasProp(n, (const xmlChar *)ATTR_PREFIX "attr-http-equiv")))
+			return 0;
+		for (a = n->properties; a; a = a->next)
+			if (!strncasecmp((const char *)a->name, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) &&
+			    (!strcasecmp((const char *)a->name + strlen(ATTR_PREFIX "attr-"), "charset") ||
+			    !strcasecmp((const char *)a->name + strlen(ATTR_PREFIX "attr-"), "http-equiv")))
+				return 0;
+	}
+	if (!S_emit_nodes_ok(root, head))
+		return 0;
+	body = S_find_element(xmlDocGetRootElement(t->parts[part]), "body");
+	if (body == NULL)
+		body = xmlDocGetRootElement(t->parts[part]);
+	for (n = body ? body->children : NULL; n; n = n->next)
+		if (!S_emit_nodes_ok(n, NULL))
+			return 0;
+	return 1;
 }

@@ -34,6 +34,8 @@ struct theme {
 	/* Per part: the value names page.html and the part name, sorted (theme_uses). */
 	char **uses[THEME_NPARTS];
 	size_t nuses[THEME_NPARTS];
+	/* Per part: its pages are written in one walk of the templates, no tree (theme_load vets them). */
+	int emit[THEME_NPARTS];
 };
 
 /*
