@@ -175,11 +175,13 @@ S_url(struct render *r, const char *dest, int is_image)
 	path = hash ? xstrndup(target, (size_t)(hash - target)) : xstrdup(target);
 	if (hash && (path[0] == '\0' || strcmp(path, page) == 0))
 		res = xstrdup(hash);
-	else {
-		rel = path_relative(page, path);
-		res = xasprintf("%s%s", rel, hash ? hash : "");
+	else if ((rel = path_relative(page, path)) != NULL && hash) {
+		res = xmalloc(strlen(rel) + strlen(hash) + 1);
+		strcpy(res, rel);
+		strcat(res, hash);
 		free(rel);
-	}
+	} else
+		res = rel;
 	free(path);
 	free(target);
 	return res;
