@@ -332,7 +332,7 @@ struct fit {
 	int front_over, back_over;   /* too long even at min_font_size */
 };
 
-/* A side made ready by another thread (S_prepare_job), for the writer to draw. */
+/* A side laid out ahead of the writer (S_lay_out_page), for it to draw. */
 struct prep {
 	PangoLayout *folio;
 	PangoLayout *front;          /* the question as found, on a fronts page */
@@ -792,30 +792,36 @@ S_plan_error(const struct print_config *pc, const char *file, struct diag_list *
 #define PREP_MAX_CARDS 256
 
 /*
- * Preparing pages ahead of the writer, on other threads. A job is one
- * page: it lays out every side that page shows, as it will be drawn, and
+ * Preparing pages ahead of the writer, on other threads. The unit of work
+ * is one page: every side it shows is laid out as it will be drawn, and
  * the writer only draws what it is handed (drawing and writing the PDF
- * are one thread's work; laying out is most of the rest).
+ * are one thread's work; laying out is most of the rest). Pages are
+ * claimed in order, by the helper threads and by the writer too when the
+ * page it wants is not ready yet, so no core waits while there is a page
+ * to lay out.
  *
  * Pango objects are not shared between threads, so the handing over goes
- * by slot: job p has slot p % nslots, with its own font map, context and
- * layouts, and takes it only once the writer is done with job p - nslots
- * and has freed what that left. A slot is thus used by one thread at a
- * time, and at most nslots pages are laid out and not yet drawn, however
- * long the deck. Cairo, underneath, shares its font faces across font
- * maps, so the file is the same byte for byte whoever laid a side out.
+ * by slot: page p has slot p % nslots, with its own font map, context and
+ * layouts, and is claimed only once the writer is done with page p -
+ * nslots and has freed what that left. A slot is thus used by one thread
+ * at a time, and at most nslots pages are laid out and not yet drawn,
+ * however long the deck. Cairo, underneath, shares its font faces across
+ * font maps, so the file is the same byte for byte whoever laid a side out.
  */
 struct fitting {
 	const struct writer *w;      /* the writer: settings only */
-	struct writer *typesetters;  /* per slot; set up on its first job */
+	struct writer *typesetters;  /* per slot; set up on its first page */
 	PangoFontMap **maps;         /* per slot */
 	struct prep *preps;          /* per slot, a sheet's worth */
+	size_t *ready;               /* per slot: its page + 1 once laid out; under lock */
 	size_t per_sheet;
 	size_t nslots;
-	size_t released;             /* jobs the writer is done with, under lock */
-	int stopping;                /* under lock: jobs waiting for a slot give up */
+	size_t npages;
+	size_t claimed;              /* pages claimed so far; under lock */
+	size_t released;             /* pages the writer is done with; under lock */
+	int stopping;                /* under lock: helpers claim no more */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;         /* a slot is free, or stopping */
+	pthread_cond_t cond;         /* a page is laid out, a slot is free, or stopping */
 	struct pool_batch *batch;
 };
 
@@ -837,24 +843,25 @@ S_prep_clear(struct fitting *ft, size_t slot)
 	}
 }
 
-static void
-S_prepare_job(void *arg, size_t job, int worker)
+/* Claims the next page when its slot is free; call with the lock held. 1, or 0 for none now. */
+static int
+S_claim(struct fitting *ft, size_t *p)
 {
-	struct fitting *ft = arg;
+	if (ft->stopping || ft->claimed >= ft->npages || ft->claimed >= ft->released + ft->nslots)
+		return 0;
+	*p = ft->claimed++;
+	return 1;
+}
+
+/* Lays out the sides page p shows, in its slot, and says it is ready; call without the lock. */
+static void
+S_lay_out_page(struct fitting *ft, size_t p)
+{
 	const struct writer *w = ft->w;
-	size_t slot = job % ft->nslots, i;
+	size_t slot = p % ft->nslots, i;
 	struct writer *t = &ft->typesetters[slot];
 	struct impose_page pg;
-	int stop;
 
-	(void)worker;
-	pthread_mutex_lock(&ft->lock);
-	while (!ft->stopping && job >= ft->released + ft->nslots)
-		pthread_cond_wait(&ft->cond, &ft->lock);
-	stop = ft->stopping;
-	pthread_mutex_unlock(&ft->lock);
-	if (stop)
-		return;
 	if (t->pango == NULL) {
 		t->site = w->site;
 		t->deck = w->deck;
@@ -862,7 +869,7 @@ S_prepare_job(void *arg, size_t job, int worker)
 		t->st = w->st;
 		S_typeset_open(t, ft->maps[slot]);
 	}
-	impose_page(&w->im, w->deck->ncards, job, &pg);
+	impose_page(&w->im, w->deck->ncards, p, &pg);
 	for (i = 0; i < pg.count; i++) {
 		const struct card *c = &w->deck->cards[pg.first + i];
 		struct prep *pr = &ft->preps[slot * ft->per_sheet + i];
@@ -873,11 +880,38 @@ S_prepare_job(void *arg, size_t job, int worker)
 		if (pg.side != IMPOSE_FRONTS)
 			S_fit_back(t, c, room, &pr->fit, &pr->back);
 	}
+	pthread_mutex_lock(&ft->lock);
+	ft->ready[slot] = p + 1;
+	pthread_cond_broadcast(&ft->cond);
+	pthread_mutex_unlock(&ft->lock);
+}
+
+/* A helper thread: lays pages out until there are none left or the writer stops. */
+static void
+S_helper(void *arg, size_t job, int worker)
+{
+	struct fitting *ft = arg;
+	size_t p;
+
+	(void)job;
+	(void)worker;
+	pthread_mutex_lock(&ft->lock);
+	while (!ft->stopping && ft->claimed < ft->npages) {
+		if (!S_claim(ft, &p)) {
+			pthread_cond_wait(&ft->cond, &ft->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&ft->lock);
+		S_lay_out_page(ft, p);
+		pthread_mutex_lock(&ft->lock);
+	}
+	pthread_mutex_unlock(&ft->lock);
 }
 
 /*
- * Starts preparing w's npages pages on nthreads threads; leaves ft->batch
- * NULL (the writer does it all) when a sheet holds too many cards.
+ * Starts preparing w's npages pages on nthreads helper threads; leaves
+ * ft->batch NULL (the writer lays out as it draws) when a sheet holds too
+ * many cards.
  */
 static void
 S_fitting_start(struct fitting *ft, const struct writer *w, size_t npages, int nthreads)
@@ -889,29 +923,47 @@ S_fitting_start(struct fitting *ft, const struct writer *w, size_t npages, int n
 		return;
 	ft->w = w;
 	ft->per_sheet = (size_t)w->im.per_sheet;
-	/* One page being drawn, one being laid out per thread, one more ready. */
-	ft->nslots = (size_t)nthreads + 2;
+	ft->npages = npages;
+	/* A page being drawn, one being laid out by each thread, the writer included, one ready. */
+	ft->nslots = (size_t)nthreads + 3;
 	ft->typesetters = xcalloc(ft->nslots, sizeof(*ft->typesetters));
 	ft->maps = xcalloc(ft->nslots, sizeof(*ft->maps));
 	for (i = 0; i < ft->nslots; i++)
 		ft->maps[i] = pango_cairo_font_map_new();
 	ft->preps = xcalloc(ft->nslots * ft->per_sheet, sizeof(*ft->preps));
+	ft->ready = xcalloc(ft->nslots, sizeof(*ft->ready));
 	pthread_mutex_init(&ft->lock, NULL);
 	pthread_cond_init(&ft->cond, NULL);
-	ft->batch = pool_start(nthreads, npages, S_prepare_job, ft);
+	/* One job per helper: each claims pages until none are left. */
+	ft->batch = pool_start(nthreads, (size_t)nthreads, S_helper, ft);
 }
 
-/* Page p's sides, laid out; NULL without preparing threads. */
+/*
+ * Page p's sides, laid out; NULL without helpers. While they are not
+ * ready, the writer lays out the next unclaimed page itself rather than
+ * wait (if no helper thread started, that is every page, in order).
+ */
 static struct prep *
 S_prepared(struct fitting *ft, size_t p)
 {
+	size_t q;
+
 	if (ft->batch == NULL)
 		return NULL;
-	pool_wait(ft->batch, p);
+	pthread_mutex_lock(&ft->lock);
+	while (ft->ready[p % ft->nslots] != p + 1) {
+		if (S_claim(ft, &q)) {
+			pthread_mutex_unlock(&ft->lock);
+			S_lay_out_page(ft, q);
+			pthread_mutex_lock(&ft->lock);
+		} else
+			pthread_cond_wait(&ft->cond, &ft->lock);
+	}
+	pthread_mutex_unlock(&ft->lock);
 	return &ft->preps[p % ft->nslots * ft->per_sheet];
 }
 
-/* The writer is done with page p: its slot goes to job p + nslots. */
+/* The writer is done with page p: its slot goes to page p + nslots. */
 static void
 S_release(struct fitting *ft, size_t p)
 {
@@ -946,6 +998,7 @@ S_fitting_finish(struct fitting *ft)
 	free(ft->typesetters);
 	free(ft->maps);
 	free(ft->preps);
+	free(ft->ready);
 	memset(ft, 0, sizeof(*ft));
 }
 
