@@ -1518,8 +1518,11 @@ theme_serialize(xmlDocPtr doc, char **out, size_t *len)
 	struct buf b;
 
 	if (doc->_private == (void *)S_emitted) {
-		*len = (size_t)xmlStrlen(doc->children->content);
-		*out = xstrndup((const char *)doc->children->content, *len);
+		/* The bytes change hands, uncopied: they are a whole page. */
+		*out = (char *)doc->children->content;
+		*len = strlen(*out);
+		doc->children->content = NULL;
+		doc->_private = NULL;
 		return 0;
 	}
 	own = S_has_meta_charset(S_find_element(xmlDocGetRootElement(doc), "head"));

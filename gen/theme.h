@@ -80,7 +80,9 @@ struct tvars *tvars_item(struct tvars *v, const char *name);
  * once is moved into the page, not copied: v holds it no more. Relative href, src and action values
  * of the templates are relative to the output root and are rewritten for
  * page_url (a path below out/). Returns the new document (caller frees),
- * or NULL with a diagnostic added.
+ * or NULL with a diagnostic added. For the templates theme_load vetted
+ * (theme.emit) the document holds only the page's bytes, for
+ * theme_serialize: no tree is built for the frame.
  */
 xmlDocPtr theme_render(const struct theme *t, enum theme_part part,
     const struct tvars *v, const char *page_url, struct diag_list *dl);
@@ -88,7 +90,8 @@ xmlDocPtr theme_render(const struct theme *t, enum theme_part part,
 /*
  * Serialises a page as UTF-8 HTML with `<!DOCTYPE html>` and exactly one
  * charset declaration (the template's). Returns 0 and sets *out (caller
- * frees) and *len.
+ * frees) and *len. A page theme_render wrote straight into bytes (most)
+ * hands them over: serialise a document of theme_render once.
  */
 int theme_serialize(xmlDocPtr doc, char **out, size_t *len);
 /*
