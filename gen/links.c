@@ -27,6 +27,8 @@
 
 /* Resolution. */
 
+static int S_cmp_target(const void *, const void *);
+
 enum resolve_status { R_EXTERNAL, R_OK, R_BROKEN };
 
 struct resolution {
@@ -348,9 +350,16 @@ S_output_path(const struct resolution *r)
 char *
 links_output_target(const struct site *site, const struct doc *from, const char *dest)
 {
+	struct link_target key, *hit;
 	struct resolution r;
 	struct buf msg;
 	char *out = NULL;
+
+	key.dest = (char *)dest;
+	if (from->ntargets > 0 &&
+	    (hit = bsearch(&key, from->targets, from->ntargets, sizeof(*from->targets),
+	    S_cmp_target)) != NULL)
+		return xstrdup(hit->target);
 
 	buf_init(&msg);
 	if (S_resolve(site, (struct doc *)from, dest, &r, &msg) == R_OK)
@@ -912,6 +921,44 @@ S_is_block(cmark_node *n)
 	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
 }
 
+/*
+ * Remembers where a destination of d leads, for links_output_target:
+ * rendering asks again for every link of every page, and resolving is
+ * the costly part. Sorted and made unique once the walk is done.
+ */
+static void
+S_target_add(struct doc *d, const char *dest, const struct resolution *r)
+{
+	d->targets = xgrow(d->targets, &d->targets_cap, d->ntargets + 1, sizeof(*d->targets));
+	d->targets[d->ntargets].dest = xstrdup(dest);
+	d->targets[d->ntargets].target = S_output_path(r);
+	d->ntargets++;
+}
+
+static int
+S_cmp_target(const void *a, const void *b)
+{
+	return strcmp(((const struct link_target *)a)->dest, ((const struct link_target *)b)->dest);
+}
+
+static void
+S_targets_finish(struct doc *d)
+{
+	size_t i, j;
+
+	if (d->ntargets > 1)
+		qsort(d->targets, d->ntargets, sizeof(*d->targets), S_cmp_target);
+	for (i = j = 0; i < d->ntargets; i++) {
+		if (j > 0 && strcmp(d->targets[j - 1].dest, d->targets[i].dest) == 0) {
+			free(d->targets[i].dest);
+			free(d->targets[i].target);
+			continue;
+		}
+		d->targets[j++] = d->targets[i];
+	}
+	d->ntargets = j;
+}
+
 static void
 S_link(struct walker *w, cmark_node *n, const struct owner *o)
 {
@@ -942,8 +989,10 @@ S_link(struct walker *w, cmark_node *n, const struct owner *o)
 			S_check(w, dest, is_image, line, col, 0, &r);
 		}
 	}
-	if (st == R_OK)
+	if (st == R_OK) {
 		S_record(w->rec, &r, o);
+		S_target_add(w->doc, dest, &r);
+	}
 	S_resolution_free(&r);
 }
 
@@ -1022,6 +1071,7 @@ S_walk_doc(struct walker *w, struct doc *d)
 		S_walk_block(w, n, &o);
 	}
 	S_refdefs_free(&w->defs);
+	S_targets_finish(d);
 }
 
 /* d's index in site->docs, which is sorted by rel. */

@@ -1662,6 +1662,11 @@ S_doc_free_job(void *arg, size_t job, int worker)
 	for (j = 0; j < d->nanchors; j++)
 		free(d->anchors[j].id);
 	free(d->anchors);
+	for (j = 0; j < d->ntargets; j++) {
+		free(d->targets[j].dest);
+		free(d->targets[j].target);
+	}
+	free(d->targets);
 	free(d->line_starts);
 	free(d->url);
 	cmark_node_free(d->root);
@@ -2143,6 +2148,9 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	SWAP(d->anchors_cap, nd->anchors_cap, size_t);
 	SWAP(d->line_starts, nd->line_starts, size_t *);
 	SWAP(d->nlines, nd->nlines, size_t);
+	SWAP(d->targets, nd->targets, struct link_target *);
+	SWAP(d->ntargets, nd->ntargets, size_t);
+	SWAP(d->targets_cap, nd->targets_cap, size_t);
 #undef SWAP
 	len = site->nassets;
 	if (links_resolve_doc(site, d, &tmp) == -1 || diag_failed(&tmp) || site->nassets != len)

@@ -60,6 +60,14 @@ struct doc {
 	struct deck *deck;         /* when this doc is a deck */
 	size_t *line_starts;       /* private: byte offsets of the body's lines (doc_line) */
 	size_t nlines;
+	struct link_target *targets; /* private (links.c): where its links lead, by destination */
+	size_t ntargets, targets_cap;
+};
+
+/* A link destination of a doc and its output target (links_output_target). */
+struct link_target {
+	char *dest;
+	char *target;
 };
 
 /* A reference from a question or card to somewhere it links. */
