@@ -133,14 +133,16 @@ S_usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* keep: the Markdown bytes are read after loading (check --dump). */
 static int
-S_load(struct site *site, const struct cli *cli, struct diag_list *dl)
+S_load(struct site *site, const struct cli *cli, int keep, struct diag_list *dl)
 {
 	struct site_options so;
 
 	memset(&so, 0, sizeof(so));
 	so.strict = cli->strict;
 	so.jobs = cli->jobs;
+	so.drop_sources = !keep;
 	dl->strict = cli->strict;
 	return site_load(site, cli->dir, &so, dl);
 }
@@ -160,7 +162,7 @@ S_cmd_check(const struct cli *cli)
 	int status;
 
 	diag_init(&dl);
-	S_load(&site, cli, &dl);
+	S_load(&site, cli, cli->dump, &dl);
 	status = S_report(&dl);
 	if (cli->dump)
 		site_dump(&site, stdout);
@@ -190,7 +192,7 @@ S_cmd_build(const struct cli *cli, int html)
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = isatty(fileno(stderr));
 	bo.jobs = cli->jobs;
-	if (S_load(&site, cli, &dl) == 0 && !diag_failed(&dl)) {
+	if (S_load(&site, cli, 0, &dl) == 0 && !diag_failed(&dl)) {
 		struct print_config *pc = &site.cfg.print;
 		int bad = 0;
 

@@ -88,6 +88,8 @@ doc_line(struct doc *d, int line, size_t *len)
 	const char *body = d->src->body;
 	size_t n = d->src->body_len, i, idx, end;
 
+	if (body == NULL)
+		return NULL;            /* dropped after loading (site_options.drop_sources) */
 	if (d->line_starts == NULL) {
 		size_t cap = 0;
 
@@ -1557,6 +1559,30 @@ S_check_outputs(struct site *site, struct diag_list *dl)
 	free(o.owned);
 }
 
+/*
+ * The Markdown bytes, once everything is parsed and linked: the model
+ * holds all that is read after, and a build need not keep a second copy
+ * of its sources. Linked files (assets) stay: they are copied out.
+ */
+static void
+S_drop_sources(struct site *site)
+{
+	size_t i;
+
+	for (i = 0; i < site->ndocs; i++) {
+		struct doc *d = site->docs[i];
+
+		free(d->src->data);
+		d->src->data = NULL;
+		d->src->len = 0;
+		d->src->body = NULL;
+		d->src->body_len = 0;
+		free(d->line_starts);
+		d->line_starts = NULL;
+		d->nlines = 0;
+	}
+}
+
 int
 site_load(struct site *site, const char *root, const struct site_options *opt,
     struct diag_list *dl)
@@ -1628,6 +1654,8 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 
 	links_resolve(site, dl);
 	S_check_outputs(site, dl);
+	if (opt && opt->drop_sources)
+		S_drop_sources(site);
 	return dl->errors > errors ? -1 : 0;
 }
 

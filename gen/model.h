@@ -220,6 +220,7 @@ struct site {
 struct site_options {
 	int strict;                /* warnings are errors */
 	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
+	int drop_sources;          /* free the Markdown bytes once loaded (build, print: not serve, check --dump) */
 };
 
 /*
