@@ -876,13 +876,76 @@ S_practise(xmlNodePtr parent, const struct xref_list *xl, const char *about, con
 	render_nl(parent);
 }
 
+/*
+ * A chapter's body, built as nodes or (without unsafe_html, whose raw
+ * HTML only nodes hold) written straight into bytes: the same bytes the
+ * serialiser would write for the nodes.
+ */
+struct body {
+	xmlNodePtr holder;         /* nodes, or NULL: bytes */
+	struct buf b;
+};
+
+static void
+S_body_blocks(struct body *bd, struct render *r, cmark_node *n)
+{
+	if (bd->holder)
+		render_blocks(r, bd->holder, n, n);
+	else
+		render_blocks_html(r, &bd->b, n, n);
+}
+
+static void
+S_body_practise(struct body *bd, const struct xref_list *xl, const char *about, const char *page)
+{
+	xmlNodePtr holder;
+
+	if (bd->holder) {
+		S_practise(bd->holder, xl, about, page);
+		return;
+	}
+	if (xl->len == 0)
+		return;
+	holder = render_el(NULL, "div", NULL);
+	S_practise(holder, xl, about, page);
+	theme_serialize_children(holder, &bd->b);
+	xmlFreeNode(holder);
+}
+
+/*
+ * The body as a holder for tvars_nodes. Bytes become one raw node, but
+ * the blank text that ends the body stays a text node of its own: the
+ * templates drop blank text before an element they remove.
+ */
+static xmlNodePtr
+S_body_finish(struct body *bd)
+{
+	xmlNodePtr holder = bd->holder;
+	size_t cut, i;
+
+	if (holder)
+		return holder;
+	holder = render_el(NULL, "div", NULL);
+	for (cut = bd->b.len; cut > 0 && bd->b.data[cut - 1] != '>'; cut--)
+		;
+	for (i = cut; i < bd->b.len; i++)
+		if (bd->b.data[i] != ' ' && bd->b.data[i] != '\t' && bd->b.data[i] != '\n')
+			cut = bd->b.len;
+	if (cut > 0)
+		render_raw(holder, bd->b.data, cut);
+	if (cut < bd->b.len)
+		render_text(holder, bd->b.data + cut);
+	buf_free(&bd->b);
+	return holder;
+}
+
 static int
 S_chapter(struct html *h, const struct chapter *c, size_t index)
 {
 	const char *page = c->url;
 	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
 	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
-	xmlNodePtr body = render_el(NULL, "div", NULL);
+	struct body body;
 	struct section **sorted = NULL;
 	const struct section *open[8];
 	size_t nopen = 0, i;
@@ -896,6 +959,8 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
+	buf_init(&body.b);
+	body.holder = h->site->cfg.markdown.unsafe_html ? render_el(NULL, "div", NULL) : NULL;
 	if (c->nsections > 0) {
 		sorted = xmalloc(c->nsections * sizeof(*sorted));
 		memcpy(sorted, c->sections, c->nsections * sizeof(*sorted));
@@ -919,7 +984,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 
 			while (nopen > 0 && open[nopen - 1]->level >= level) {
 				nopen--;
-				S_practise(body, &open[nopen]->backlinks, open[nopen]->title, page);
+				S_body_practise(&body, &open[nopen]->backlinks, open[nopen]->title, page);
 			}
 			sec = render_find_section(sorted, c->nsections, b);
 			/* A leading # heading is the chapter's title: the template shows it. */
@@ -931,7 +996,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 				}
 				continue;
 			}
-			render_blocks(r, body, b, b);
+			S_body_blocks(&body, r, b);
 			if (sec && nopen < sizeof(open) / sizeof(open[0]))
 				open[nopen++] = sec;
 			if (sec && (sec->level == 2 || sec->level == 3)) {
@@ -945,7 +1010,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 			}
 			continue;
 		}
-		render_blocks(r, body, b, b);
+		S_body_blocks(&body, r, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_first_child(b) && cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION) {
 			cmark_iter *it = cmark_iter_new(b);
@@ -957,20 +1022,23 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 				if (ev == CMARK_EVENT_ENTER && n != b &&
 				    cmark_node_get_type(n) == CMARK_NODE_HEADING &&
 				    (sec = render_find_section(sorted, c->nsections, n)) != NULL)
-					S_practise(body, &sec->backlinks, sec->title, page);
+					S_body_practise(&body, &sec->backlinks, sec->title, page);
 			}
 			cmark_iter_free(it);
 		}
 	}
 	while (nopen > 0) {
 		nopen--;
-		S_practise(body, &open[nopen]->backlinks, open[nopen]->title, page);
+		S_body_practise(&body, &open[nopen]->backlinks, open[nopen]->title, page);
 	}
-	S_practise(body, &c->backlinks, c->title, page);
-	render_footnotes(r, body);
+	S_body_practise(&body, &c->backlinks, c->title, page);
+	if (body.holder)
+		render_footnotes(r, body.holder);
+	else
+		render_footnotes_html(r, &body.b);
 	render_free(r);
 	free(sorted);
-	tvars_nodes(v, "body", body);
+	tvars_nodes(v, "body", S_body_finish(&body));
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);

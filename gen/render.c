@@ -17,13 +17,17 @@
 
 #include "links.h"
 #include "markdown.h"
+#include "theme.h"
 #include "util.h"
 
 #define RENDER_MAX_DEPTH 64
 
 struct frame {
-	xmlNodePtr saved;          /* the cursor before the container was entered */
-	xmlNodePtr el;             /* the element made for it, or NULL */
+	xmlNodePtr saved;          /* nodes: the cursor before the container was entered */
+	xmlNodePtr el;             /* nodes: the element made for it, or NULL */
+	size_t sdepth;             /* bytes: elements open before it was entered */
+	size_t eldepth;            /* bytes: elements open with the one made for it */
+	int has_el;                /* an element was made for it */
 	const struct section *section;  /* a heading's section, for its self-link */
 };
 
@@ -40,6 +44,10 @@ struct render {
 	int *fn_refs;              /* per definition: how many references so far */
 	int *fn_order;             /* footnote numbers in order of first reference */
 	size_t nfn, fn_cap;
+	/* Where the walk writes: nodes under cur, or bytes through w (S_open...). */
+	xmlNodePtr cur;
+	struct theme_writer *w;
+	struct theme_writer *writer;   /* kept for the next render_blocks_html */
 };
 
 /* ---- small builders ---------------------------------------------------- */
@@ -109,6 +117,7 @@ render_free(struct render *r)
 	free(r->fn_defs);
 	free(r->fn_refs);
 	free(r->fn_order);
+	theme_writer_free(r->writer);
 	free(r);
 }
 
@@ -381,17 +390,79 @@ S_language(const char *info)
 	return buf_detach(&b);
 }
 
+/*
+ * ---- the output ---------------------------------------------------------
+ *
+ * The walk writes through these: into nodes under r->cur, or (r->w set)
+ * straight into bytes. Either way the same calls in the same order, so
+ * the rules live once. Names are string literals (theme_writer keeps them).
+ */
+
 static void
-S_footnote_ref(struct render *r, xmlNodePtr cur, cmark_node *node)
+S_open(struct render *r, const char *name, const char *cls)
+{
+	if (r->w) {
+		theme_writer_start(r->w, name);
+		if (cls)
+			theme_writer_attr(r->w, "class", cls);
+	} else
+		r->cur = render_el(r->cur, name, cls);
+}
+
+/* Only right after S_open, before any child. */
+static void
+S_attr(struct render *r, const char *name, const char *value)
+{
+	if (r->w)
+		theme_writer_attr(r->w, name, value);
+	else
+		render_attr(r->cur, name, value);
+}
+
+static void
+S_text(struct render *r, const char *text)
+{
+	if (r->w)
+		theme_writer_text(r->w, text);
+	else
+		render_text(r->cur, text);
+}
+
+static void
+S_close(struct render *r)
+{
+	if (r->w)
+		theme_writer_end(r->w);
+	else
+		r->cur = r->cur->parent;
+}
+
+/* Byte output: closes elements until depth are open. */
+static void
+S_close_to(struct render *r, size_t depth)
+{
+	while (theme_writer_depth(r->w) > depth)
+		theme_writer_end(r->w);
+}
+
+static void
+S_nl(struct render *r)
+{
+	S_text(r, "\n");
+}
+
+static void
+S_footnote_ref(struct render *r, cmark_node *node)
 {
 	const char *lit = cmark_node_get_literal(node);
 	long num = lit ? strtol(lit, NULL, 10) : 0;
-	xmlNodePtr sup = render_el(cur, "sup", "footnote-ref"), a;
 	cmark_node *root;
 	char *s;
 
+	S_open(r, "sup", "footnote-ref");
 	if (num <= 0 || r->o.copy) {
-		render_text(sup, lit ? lit : "");
+		S_text(r, lit ? lit : "");
+		S_close(r);
 		return;
 	}
 	/* The doc's definitions, in number order (cmark-gfm sorts them last in the document). */
@@ -413,7 +484,8 @@ S_footnote_ref(struct render *r, xmlNodePtr cur, cmark_node *node)
 		r->nfn = 0;
 	}
 	if ((size_t)num > r->nfn_defs) {
-		render_text(sup, lit);
+		S_text(r, lit);
+		S_close(r);
 		return;
 	}
 	if (r->fn_refs[num] == 0) {
@@ -421,32 +493,34 @@ S_footnote_ref(struct render *r, xmlNodePtr cur, cmark_node *node)
 		r->fn_order[r->nfn++] = (int)num;
 	}
 	r->fn_refs[num]++;
-	a = render_el(sup, "a", NULL);
+	S_open(r, "a", NULL);
 	s = xasprintf("#fn-%s%ld", r->o.id_prefix, num);
-	render_attr(a, "href", s);
+	S_attr(r, "href", s);
 	free(s);
 	if (r->fn_refs[num] == 1)
 		s = xasprintf("fnref-%s%ld", r->o.id_prefix, num);
 	else
 		s = xasprintf("fnref-%s%ld-%d", r->o.id_prefix, num, r->fn_refs[num]);
-	render_attr(a, "id", s);
+	S_attr(r, "id", s);
 	free(s);
-	render_text(a, lit);
+	S_text(r, lit);
+	S_close(r);
+	S_close(r);
 }
 
 /* A cell; ix is its column, counted by the caller as the row is walked. */
-static xmlNodePtr
-S_table_cell(cmark_node *node, xmlNodePtr cur, size_t ix)
+static void
+S_table_cell(struct render *r, cmark_node *node, size_t ix)
 {
 	cmark_node *row = cmark_node_parent(node), *table;
 	int header = row && cmark_gfm_extensions_get_table_row_is_header(row);
-	xmlNodePtr el = render_el(cur, header ? "th" : "td", NULL);
 	uint8_t *align;
 	uint16_t ncols;
 
+	S_open(r, header ? "th" : "td", NULL);
 	table = row ? cmark_node_parent(row) : NULL;
 	if (table == NULL)
-		return el;
+		return;
 	ncols = cmark_gfm_extensions_get_table_columns(table);
 	align = cmark_gfm_extensions_get_table_alignments(table);
 	if (align && ix < ncols) {
@@ -454,148 +528,171 @@ S_table_cell(cmark_node *node, xmlNodePtr cur, size_t ix)
 		    align[ix] == 'c' ? "align-center" : align[ix] == 'r' ? "align-right" : NULL;
 
 		if (cls)
-			render_attr(el, "class", cls);
+			S_attr(r, "class", cls);
 	}
 	if (header)
-		render_attr(el, "scope", "col");
-	return el;
-}
-
-/* The tbody (or thead) of a table element, made on first use. */
-static xmlNodePtr
-S_table_part(xmlNodePtr table, const char *name)
-{
-	xmlNodePtr last = table->last;
-
-	while (last && last->type != XML_ELEMENT_NODE)
-		last = last->prev;
-	if (last && strcmp((const char *)last->name, name) == 0)
-		return last;
-	last = render_el(table, name, NULL);
-	render_nl(last);
-	return last;
+		S_attr(r, "scope", "col");
 }
 
 /*
- * Handles entering a node. Returns the element made for a container (its
- * children go there), or NULL when the children go into cur itself.
- * Leaves are appended to cur.
+ * Goes into the table's tbody (or thead), made on first use. Nodes: the
+ * cursor is the table. Bytes: the table, or the part a row left open.
  */
-static xmlNodePtr
-S_enter(struct render *r, cmark_iter *it, cmark_node *node, xmlNodePtr cur,
-    struct frame *fr)
+static void
+S_table_part(struct render *r, const char *name)
 {
+	if (r->w) {
+		const char *top = theme_writer_top(r->w);
+
+		if (top && strcmp(top, name) == 0)
+			return;
+		if (top && (strcmp(top, "thead") == 0 || strcmp(top, "tbody") == 0))
+			theme_writer_end(r->w);
+	} else {
+		xmlNodePtr last = r->cur->last;
+
+		while (last && last->type != XML_ELEMENT_NODE)
+			last = last->prev;
+		if (last && strcmp((const char *)last->name, name) == 0) {
+			r->cur = last;
+			return;
+		}
+	}
+	S_open(r, name, NULL);
+	S_nl(r);
+}
+
+/*
+ * Handles entering a node. Returns 1 when it opened an element for a
+ * container (its children go there; S_exit closes it), 0 when the
+ * children go where the output was. Leaves close what they open.
+ */
+static int
+S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
+{
+	static const char *const hn[] = { "h1", "h2", "h3", "h4", "h5", "h6" };
 	const char *lit = cmark_node_get_literal(node);
-	xmlNodePtr el = NULL, x;
 	char *s;
 
 	switch (cmark_node_get_type(node)) {
 	case CMARK_NODE_DOCUMENT:
-		return NULL;
+		return 0;
 	case CMARK_NODE_BLOCK_QUOTE:
-		el = render_el(cur, "blockquote", NULL);
-		render_nl(el);
-		return el;
+		S_open(r, "blockquote", NULL);
+		S_nl(r);
+		return 1;
 	case CMARK_NODE_LIST: {
 		cmark_node *first = cmark_node_first_child(node);
 		int ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST;
 
-		el = render_el(cur, ordered ? "ol" : "ul",
+		S_open(r, ordered ? "ol" : "ul",
 		    first && S_is(first, "tasklist") ? "task-list" : NULL);
 		if (ordered && cmark_node_get_list_start(node) != 1) {
 			s = xasprintf("%d", cmark_node_get_list_start(node));
-			render_attr(el, "start", s);
+			S_attr(r, "start", s);
 			free(s);
 		}
-		render_nl(el);
-		return el;
+		S_nl(r);
+		return 1;
 	}
 	case CMARK_NODE_ITEM:
-		if (!S_is(node, "tasklist"))
-			return render_el(cur, "li", NULL);
-		el = render_el(cur, "li", "task-list-item");
-		x = render_el(el, "input", NULL);
-		render_attr(x, "type", "checkbox");
-		render_attr(x, "disabled", "");
+		if (!S_is(node, "tasklist")) {
+			S_open(r, "li", NULL);
+			return 1;
+		}
+		S_open(r, "li", "task-list-item");
+		S_open(r, "input", NULL);
+		S_attr(r, "type", "checkbox");
+		S_attr(r, "disabled", "");
 		if (cmark_gfm_extensions_get_tasklist_item_checked(node)) {
-			render_attr(x, "checked", "");
-			render_attr(x, "aria-label", "Done");
+			S_attr(r, "checked", "");
+			S_attr(r, "aria-label", "Done");
 		} else
-			render_attr(x, "aria-label", "Not done");
-		render_text(el, " ");
-		return el;
+			S_attr(r, "aria-label", "Not done");
+		S_close(r);
+		S_text(r, " ");
+		return 1;
 	case CMARK_NODE_PARAGRAPH:
 		if (S_tight_paragraph(node))
-			return NULL;
-		return render_el(cur, "p", NULL);
+			return 0;
+		S_open(r, "p", NULL);
+		return 1;
 	case CMARK_NODE_HEADING: {
-		char name[3] = { 'h', (char)('0' + cmark_node_get_heading_level(node)), '\0' };
+		int level = cmark_node_get_heading_level(node);
 
-		el = render_el(cur, name, NULL);
+		S_open(r, hn[level >= 1 && level <= 6 ? level - 1 : 0], NULL);
 		if (r->o.sections && (fr->section = S_section_of(r, node)) != NULL && !r->o.copy)
-			render_attr(el, "id", fr->section->id);
+			S_attr(r, "id", fr->section->id);
 		else
 			fr->section = NULL;
-		return el;
+		return 1;
 	}
 	case CMARK_NODE_CODE_BLOCK:
-		el = render_el(cur, "pre", NULL);
-		x = render_el(el, "code", NULL);
+		S_open(r, "pre", NULL);
+		S_open(r, "code", NULL);
 		s = S_language(cmark_node_get_fence_info(node));
 		if (*s) {
 			char *cls = xasprintf("language-%s", s);
 
-			render_attr(x, "class", cls);
+			S_attr(r, "class", cls);
 			free(cls);
 		}
 		free(s);
-		render_text(x, lit);
-		render_nl(cur);
-		return NULL;
+		S_text(r, lit);
+		S_close(r);
+		S_close(r);
+		S_nl(r);
+		return 0;
 	case CMARK_NODE_HTML_BLOCK:
-		if (r->o.site->cfg.markdown.unsafe_html && lit)
-			S_graft(cur, lit);
-		return NULL;
+		/* Byte output never runs with unsafe_html (render_blocks_html). */
+		if (r->o.site->cfg.markdown.unsafe_html && lit && r->w == NULL)
+			S_graft(r->cur, lit);
+		return 0;
 	case CMARK_NODE_THEMATIC_BREAK:
-		render_el(cur, "hr", NULL);
-		render_nl(cur);
-		return NULL;
+		S_open(r, "hr", NULL);
+		S_close(r);
+		S_nl(r);
+		return 0;
 	case CMARK_NODE_FOOTNOTE_DEFINITION:
 		/* Written by render_footnotes, where referenced. */
 		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
-		return NULL;
+		return 0;
 	case CMARK_NODE_TEXT:
-		render_text(cur, lit);
-		return NULL;
+		S_text(r, lit);
+		return 0;
 	case CMARK_NODE_SOFTBREAK:
-		render_text(cur, "\n");
-		return NULL;
+		S_text(r, "\n");
+		return 0;
 	case CMARK_NODE_LINEBREAK:
-		render_el(cur, "br", NULL);
-		render_text(cur, "\n");
-		return NULL;
+		S_open(r, "br", NULL);
+		S_close(r);
+		S_text(r, "\n");
+		return 0;
 	case CMARK_NODE_CODE:
-		x = render_el(cur, "code", NULL);
-		render_text(x, lit);
-		return NULL;
+		S_open(r, "code", NULL);
+		S_text(r, lit);
+		S_close(r);
+		return 0;
 	case CMARK_NODE_HTML_INLINE:
 		/* Handled by the loop, which owns the cursor. */
-		return NULL;
+		return 0;
 	case CMARK_NODE_EMPH:
-		return render_el(cur, "em", NULL);
+		S_open(r, "em", NULL);
+		return 1;
 	case CMARK_NODE_STRONG:
-		return render_el(cur, "strong", NULL);
+		S_open(r, "strong", NULL);
+		return 1;
 	case CMARK_NODE_LINK: {
 		const char *title = cmark_node_get_title(node);
 
 		if ((s = S_url(r, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 0)) == NULL)
-			return NULL;        /* the text stays, the link goes */
-		el = render_el(cur, "a", NULL);
-		render_attr(el, "href", s);
+			return 0;           /* the text stays, the link goes */
+		S_open(r, "a", NULL);
+		S_attr(r, "href", s);
 		free(s);
 		if (title && *title)
-			render_attr(el, "title", title);
-		return el;
+			S_attr(r, "title", title);
+		return 1;
 	}
 	case CMARK_NODE_IMAGE: {
 		const char *title = cmark_node_get_title(node);
@@ -603,45 +700,54 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, xmlNodePtr cur,
 
 		s = S_url(r, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 1);
 		if (s == NULL)
-			render_text(cur, alt);      /* an image that must not load: its words stay */
+			S_text(r, alt);     /* an image that must not load: its words stay */
 		else {
-			x = render_el(cur, "img", NULL);
-			render_attr(x, "src", s);
-			render_attr(x, "alt", alt ? alt : "");
+			S_open(r, "img", NULL);
+			S_attr(r, "src", s);
+			S_attr(r, "alt", alt ? alt : "");
 			if (title && *title)
-				render_attr(x, "title", title);
+				S_attr(r, "title", title);
+			S_close(r);
 		}
 		free(s);
 		free(alt);
 		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
-		return NULL;
+		return 0;
 	}
 	case CMARK_NODE_FOOTNOTE_REFERENCE:
-		S_footnote_ref(r, cur, node);
+		S_footnote_ref(r, node);
 		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
-		return NULL;
+		return 0;
 	default:
 		break;
 	}
 	if (S_is(node, "table")) {
-		x = render_el(cur, "div", "table-wrap");
-		el = render_el(x, "table", NULL);
-		render_nl(el);
-		return el;
+		S_open(r, "div", "table-wrap");
+		S_open(r, "table", NULL);
+		S_nl(r);
+		return 1;
 	}
 	if (S_is(node, "table_header")) {
 		r->column = 0;
-		return render_el(S_table_part(cur, "thead"), "tr", NULL);
+		S_table_part(r, "thead");
+		S_open(r, "tr", NULL);
+		return 1;
 	}
 	if (S_is(node, "table_row")) {
 		r->column = 0;
-		return render_el(S_table_part(cur, "tbody"), "tr", NULL);
+		S_table_part(r, "tbody");
+		S_open(r, "tr", NULL);
+		return 1;
 	}
-	if (S_is(node, "table_cell"))
-		return S_table_cell(node, cur, r->column++);
-	if (S_is(node, "strikethrough"))
-		return render_el(cur, "del", NULL);
-	return NULL;                  /* custom and unknown nodes: their children only */
+	if (S_is(node, "table_cell")) {
+		S_table_cell(r, node, r->column++);
+		return 1;
+	}
+	if (S_is(node, "strikethrough")) {
+		S_open(r, "del", NULL);
+		return 1;
+	}
+	return 0;                     /* custom and unknown nodes: their children only */
 }
 
 static int
@@ -659,40 +765,47 @@ S_is_block(cmark_node *node)
 	}
 }
 
+/* Leaves the container of fr: the output goes back to where it was before it. */
 static void
 S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 {
-	if (fr->section && fr->el) {
-		xmlNodePtr a;
+	/* Rows sit in a thead or tbody, which stays open for the next row. */
+	int row = fr->has_el && (S_is(node, "table_header") || S_is(node, "table_row"));
+
+	if (fr->section && fr->has_el) {
 		char *href = xasprintf("#%s", fr->section->id);
 
-		render_text(fr->el, " ");
-		a = render_el(fr->el, "a", "anchor");
-		render_attr(a, "href", href);
-		render_attr(a, "aria-label", "Link to this section");
-		render_text(a, "#");
+		if (r->w)
+			S_close_to(r, fr->eldepth);
+		else
+			r->cur = fr->el;
+		S_text(r, " ");
+		S_open(r, "a", "anchor");
+		S_attr(r, "href", href);
+		S_attr(r, "aria-label", "Link to this section");
+		S_text(r, "#");
+		S_close(r);
 		free(href);
 	}
-	if (S_is_block(node) && !(cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH && fr->el == NULL)) {
-		xmlNodePtr parent = fr->saved;
-
-		/* Rows sit in a thead or tbody; a table in its wrapper, which sits in saved. */
-		if ((S_is(node, "table_header") || S_is(node, "table_row")) && fr->el)
-			parent = fr->el->parent;
-		render_nl(parent);
-	}
-	(void)r;
+	if (r->w)
+		S_close_to(r, row ? fr->eldepth - 1 : fr->sdepth);
+	else
+		r->cur = row ? fr->el->parent : fr->saved;
+	if (S_is_block(node) && !(cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH && !fr->has_el))
+		S_nl(r);
+	if (r->w == NULL)
+		r->cur = fr->saved;
 }
 
-/* Renders node and its subtree under parent. */
+/* Renders node and its subtree: under parent, or (parent NULL) into r->w. */
 static void
 S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
-	xmlNodePtr cur = parent;
 	size_t base = r->depth;
 
+	r->cur = parent;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
 		struct frame *fr;
@@ -702,15 +815,15 @@ S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 				continue;
 			fr = &r->stack[--r->depth];
 			S_exit(r, node, fr);
-			cur = fr->saved;
 			continue;
 		}
 		if (cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE) {
-			if (r->o.site->cfg.markdown.unsafe_html && cmark_node_get_literal(node)) {
+			if (r->o.site->cfg.markdown.unsafe_html && cmark_node_get_literal(node) &&
+			    r->w == NULL) {
 				xmlNodePtr b = r->depth > base && r->stack[r->depth - 1].el ?
 				    r->stack[r->depth - 1].el : (r->depth > base ? r->stack[r->depth - 1].saved : parent);
 
-				cur = S_inline_html(cur, b, cmark_node_get_literal(node));
+				r->cur = S_inline_html(r->cur, b, cmark_node_get_literal(node));
 			}
 			continue;
 		}
@@ -719,13 +832,15 @@ S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 		 * cmark_iter_reset (which consumes their exit event), get no frame.
 		 */
 		if (S_is_leaf(node) || S_is_skipped(node)) {
-			S_enter(r, it, node, cur, NULL);
+			S_enter(r, it, node, NULL);
 			continue;
 		}
 		r->stack = xgrow(r->stack, &r->cap, r->depth + 1, sizeof(*r->stack));
 		fr = &r->stack[r->depth++];
 		memset(fr, 0, sizeof(*fr));
-		fr->saved = cur;
+		fr->saved = r->cur;
+		if (r->w)
+			fr->sdepth = theme_writer_depth(r->w);
 		/*
 		 * Past RENDER_MAX_DEPTH containers, children go into the
 		 * deepest element: the page's depth stays bounded whatever the
@@ -733,9 +848,12 @@ S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 		 */
 		if (r->depth > RENDER_MAX_DEPTH)
 			continue;
-		fr->el = S_enter(r, it, node, cur, fr);
-		if (fr->el)
-			cur = fr->el;
+		if ((fr->has_el = S_enter(r, it, node, fr)) != 0) {
+			if (r->w)
+				fr->eldepth = theme_writer_depth(r->w);
+			else
+				fr->el = r->cur;
+		}
 	}
 	r->depth = base;
 	cmark_iter_free(it);
@@ -805,4 +923,52 @@ render_footnotes(struct render *r, xmlNodePtr parent)
 		render_nl(ol);
 	}
 	render_nl(parent);
+}
+
+/*
+ * Nodes, written into b. For what only nodes do: raw HTML (grafted by
+ * libxml2's parser) and the footnotes' back-links (put into the last
+ * paragraph of a definition after it is rendered).
+ */
+static void
+S_blocks_via_nodes(struct render *r, struct buf *b, cmark_node *first, cmark_node *last)
+{
+	xmlNodePtr holder = render_el(NULL, "div", NULL);
+
+	if (first)
+		render_blocks(r, holder, first, last);
+	else
+		render_footnotes(r, holder);
+	theme_serialize_children(holder, b);
+	xmlFreeNode(holder);
+}
+
+void
+render_blocks_html(struct render *r, struct buf *b, cmark_node *first, cmark_node *last)
+{
+	cmark_node *n;
+
+	if (first == NULL)
+		return;
+	if (r->o.site->cfg.markdown.unsafe_html) {
+		S_blocks_via_nodes(r, b, first, last);
+		return;
+	}
+	if (r->writer == NULL)
+		r->writer = theme_writer_new();
+	theme_writer_begin(r->writer, b);
+	r->w = r->writer;
+	for (n = first; n; n = cmark_node_next(n)) {
+		S_render(r, NULL, n);
+		if (n == last)
+			break;
+	}
+	r->w = NULL;
+}
+
+void
+render_footnotes_html(struct render *r, struct buf *b)
+{
+	if (r->nfn > 0)
+		S_blocks_via_nodes(r, b, NULL, NULL);
 }

@@ -48,6 +48,15 @@ void render_children(struct render *r, xmlNodePtr parent, cmark_node *node);
 /* Appends the footnotes referenced so far (a section.footnotes), if any. */
 void render_footnotes(struct render *r, xmlNodePtr parent);
 
+/*
+ * render_blocks and render_footnotes writing HTML: append to b exactly
+ * what theme_serialize_children writes for the nodes those would make,
+ * mostly without making them. The bytes go into a page with render_raw.
+ */
+struct buf;
+void render_blocks_html(struct render *r, struct buf *b, cmark_node *first, cmark_node *last);
+void render_footnotes_html(struct render *r, struct buf *b);
+
 /* Sorts sections by heading pointer, for render_opts.sections. */
 void render_sort_sections(struct section **v, size_t n);
 /* The section of a heading in a sorted array, or NULL. */

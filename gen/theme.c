@@ -2099,3 +2099,130 @@ S_emit_ok(const struct theme *t, enum theme_part part)
 			return 0;
 	return 1;
 }
+
+/* ---- writing elements one at a time ---------------------------------- */
+
+struct writer_open {
+	const char *name;
+	const htmlElemDesc *info;
+	int children;              /* a child was written */
+};
+
+struct theme_writer {
+	struct serial s;
+	struct writer_open *open;
+	size_t nopen, open_cap;
+	int in_tag;                /* the start tag awaits its '>' */
+};
+
+struct theme_writer *
+theme_writer_new(void)
+{
+	struct theme_writer *w = xcalloc(1, sizeof(*w));
+
+	buf_init(&w->s.value);
+	return w;
+}
+
+void
+theme_writer_free(struct theme_writer *w)
+{
+	if (w == NULL)
+		return;
+	buf_free(&w->s.value);
+	free(w->open);
+	free(w);
+}
+
+void
+theme_writer_begin(struct theme_writer *w, struct buf *b)
+{
+	w->s.b = b;
+	w->nopen = 0;
+	w->in_tag = 0;
+}
+
+/* A child is about to be written into the current element. */
+static void
+S_writer_child(struct theme_writer *w)
+{
+	if (w->in_tag) {
+		S_putc(w->s.b, '>');
+		w->in_tag = 0;
+	}
+	if (w->nopen > 0)
+		w->open[w->nopen - 1].children = 1;
+}
+
+void
+theme_writer_start(struct theme_writer *w, const char *name)
+{
+	struct writer_open *o;
+
+	S_writer_child(w);
+	w->open = xgrow(w->open, &w->open_cap, w->nopen + 1, sizeof(*w->open));
+	o = &w->open[w->nopen++];
+	o->name = name;
+	o->info = S_tag_info(&w->s, name);
+	o->children = 0;
+	S_putc(w->s.b, '<');
+	S_puts(w->s.b, name);
+	w->in_tag = 1;
+}
+
+void
+theme_writer_attr(struct theme_writer *w, const char *name, const char *value)
+{
+	S_putc(w->s.b, ' ');
+	S_puts(w->s.b, name);
+	S_put_attr_value(&w->s, w->open[w->nopen - 1].name, name, value);
+}
+
+void
+theme_writer_text(struct theme_writer *w, const char *text)
+{
+	if (text == NULL || *text == '\0')
+		return;
+	S_writer_child(w);
+	S_escape(w->s.b, text, 0);
+}
+
+void
+theme_writer_raw(struct theme_writer *w, const char *html, size_t len)
+{
+	S_writer_child(w);
+	S_put(w->s.b, html, len);
+}
+
+void
+theme_writer_end(struct theme_writer *w)
+{
+	struct writer_open *o = &w->open[--w->nopen];
+	const htmlElemDesc *info = o->info;
+
+	if (w->in_tag) {
+		S_putc(w->s.b, '>');
+		w->in_tag = 0;
+	}
+	/* S_serialize_tree's rules for end tags. */
+	if (info && info->empty)
+		return;
+	if (o->children || !info || !info->saveEndTag ||
+	    !strcmp(info->name, "html") || !strcmp(info->name, "body")) {
+		S_put(w->s.b, "</", 2);
+		S_puts(w->s.b, o->name);
+		S_putc(w->s.b, '>');
+	}
+}
+
+size_t
+theme_writer_depth(const struct theme_writer *w)
+{
+	return w->nopen;
+}
+
+const char *
+theme_writer_top(const struct theme_writer *w)
+{
+	return w->nopen > 0 ? w->open[w->nopen - 1].name : NULL;
+}

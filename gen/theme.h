@@ -102,4 +102,26 @@ int theme_serialize(xmlDocPtr doc, char **out, size_t *len);
 struct buf;
 void theme_serialize_children(xmlNodePtr holder, struct buf *b);
 
+/*
+ * Writes elements one at a time, straight into bytes, as
+ * theme_serialize_children writes the same nodes: how the renderer
+ * writes HTML without building a tree. Element and attribute names must
+ * outlive the writer (string literals); attributes go right after their
+ * element's start, text is escaped, raw is the serialiser's own output.
+ */
+struct theme_writer;
+
+struct theme_writer *theme_writer_new(void);
+void theme_writer_free(struct theme_writer *w);
+/* Writes what follows to the end of b, no element open. */
+void theme_writer_begin(struct theme_writer *w, struct buf *b);
+void theme_writer_start(struct theme_writer *w, const char *name);
+void theme_writer_attr(struct theme_writer *w, const char *name, const char *value);
+void theme_writer_text(struct theme_writer *w, const char *text);
+void theme_writer_raw(struct theme_writer *w, const char *html, size_t len);
+void theme_writer_end(struct theme_writer *w);
+/* How many elements are open, and the innermost one's name (NULL: none). */
+size_t theme_writer_depth(const struct theme_writer *w);
+const char *theme_writer_top(const struct theme_writer *w);
+
 #endif
