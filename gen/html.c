@@ -130,14 +130,15 @@ S_url_var(struct tvars *v, const char *name, const char *path, const char *fragm
 }
 
 static void
-S_link_el(xmlNodePtr parent, const char *page, const char *target, const char *fragment,
+S_link_el(struct render_out *o, const char *page, const char *target, const char *fragment,
     const char *text)
 {
-	xmlNodePtr a = render_el(parent, "a", NULL);
 	char *href = S_link(page, target, fragment);
 
-	render_attr(a, "href", href);
-	render_text(a, text);
+	render_out_open(o, "a", NULL);
+	render_out_attr(o, "href", href);
+	render_out_text(o, text);
+	render_out_close(o);
 	free(href);
 }
 
@@ -374,54 +375,129 @@ S_home(struct html *h)
 	return rc;
 }
 
+/*
+ * A part of a page (a chapter's body, a deck's cards, a question), built
+ * through render_out: straight into bytes, or, with unsafe_html (raw HTML
+ * only nodes hold), as nodes. The bytes are those the serialiser writes
+ * for the nodes.
+ */
+struct part {
+	struct render_out out;
+	xmlNodePtr holder;         /* nodes, or NULL: bytes */
+	struct buf b;
+};
+
+static void
+S_part_begin(struct part *p, const struct html *h)
+{
+	buf_init(&p->b);
+	buf_put(&p->b, "", 0);
+	p->holder = NULL;
+	p->out.cur = NULL;
+	p->out.w = NULL;
+	if (h->site->cfg.markdown.unsafe_html)
+		p->holder = p->out.cur = render_el(NULL, "div", NULL);
+	else {
+		p->out.w = theme_writer_new();
+		theme_writer_begin(p->out.w, &p->b);
+	}
+}
+
+/*
+ * The part as a holder for tvars_nodes. Bytes become one raw node, but
+ * the blank text that ends them stays a text node of its own: the
+ * templates drop blank text before an element they remove.
+ */
+static xmlNodePtr
+S_part_nodes(struct part *p)
+{
+	xmlNodePtr holder = p->holder;
+	size_t cut, i;
+
+	theme_writer_free(p->out.w);
+	if (holder == NULL) {
+		holder = render_el(NULL, "div", NULL);
+		for (cut = p->b.len; cut > 0 && p->b.data[cut - 1] != '>'; cut--)
+			;
+		for (i = cut; i < p->b.len; i++)
+			if (p->b.data[i] != ' ' && p->b.data[i] != '\t' && p->b.data[i] != '\n')
+				cut = p->b.len;
+		if (cut > 0)
+			render_raw(holder, p->b.data, cut);
+		if (cut < p->b.len)
+			render_text(holder, p->b.data + cut);
+	}
+	buf_free(&p->b);
+	return holder;
+}
+
+/* The part's bytes, as theme_serialize_children writes them (caller frees), and their length. */
+static char *
+S_part_bytes(struct part *p, size_t *len)
+{
+	theme_writer_free(p->out.w);
+	if (p->holder) {
+		theme_serialize_children(p->holder, &p->b);
+		xmlFreeNode(p->holder);
+	}
+	*len = p->b.len;
+	return buf_detach(&p->b);
+}
+
 /* ---- test pages -------------------------------------------------------- */
 
 static void
-S_fingerprint_attr(xmlNodePtr el, const char *fp)
+S_fingerprint_attr(struct render_out *o, const char *fp)
 {
 	if (fp && *fp)
-		render_attr(el, "data-fingerprint", fp);
+		render_out_attr(o, "data-fingerprint", fp);
 }
 
 /* The option's own blocks: everything in the item but its feedback. */
 static void
-S_option_text(struct render *r, xmlNodePtr parent, const struct quiz_option *o)
+S_option_text(struct render *r, struct render_out *out, const struct quiz_option *o)
 {
 	cmark_node *c;
 
 	for (c = cmark_node_first_child(o->item); c; c = cmark_node_next(c))
 		if (c != o->feedback)
-			render_blocks(r, parent, c, c);
+			render_out_blocks(r, out, c, c);
 }
 
 /* The correct option's text, inline, for the answer key. */
 static void
-S_option_inline(struct render *r, xmlNodePtr parent, const struct quiz_option *o)
+S_option_inline(struct render *r, struct render_out *out, const struct quiz_option *o)
 {
 	cmark_node *first = cmark_node_first_child(o->item);
 
 	if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH)
-		render_children(r, parent, first);
+		render_out_children(r, out, first);
 }
 
 static void
-S_question_meta(xmlNodePtr art, const struct question *q, int sample)
+S_question_meta(struct render_out *o, const struct question *q, int sample)
 {
-	xmlNodePtr meta = render_el(art, "p", "question-meta"), x;
 	char *cls = xasprintf("difficulty difficulty-%s", S_diff_name(q->difficulty));
 
-	x = render_el(meta, "span", cls);
-	render_text(x, S_diff_name(q->difficulty));
+	render_out_open(o, "p", "question-meta");
+	render_out_open(o, "span", cls);
+	render_out_text(o, S_diff_name(q->difficulty));
+	render_out_close(o);
 	free(cls);
 	if (q->multi) {
-		render_text(meta, " \xc2\xb7 ");
-		render_text(render_el(meta, "span", "kind"), "select all that apply");
+		render_out_text(o, " \xc2\xb7 ");
+		render_out_open(o, "span", "kind");
+		render_out_text(o, "select all that apply");
+		render_out_close(o);
 	}
 	if (sample) {
-		render_text(meta, " \xc2\xb7 ");
-		render_text(render_el(meta, "span", "sample-tag"), "sample");
+		render_out_text(o, " \xc2\xb7 ");
+		render_out_open(o, "span", "sample-tag");
+		render_out_text(o, "sample");
+		render_out_close(o);
 	}
-	render_nl(art);
+	render_out_close(o);
+	render_out_nl(o);
 }
 
 /*
@@ -429,7 +505,7 @@ S_question_meta(xmlNodePtr art, const struct question *q, int sample)
  * options marked, the explanation open; the bank hides it in a details.
  */
 static void
-S_question(const struct html *h, xmlNodePtr parent, const struct question *q,
+S_question(const struct html *h, struct render_out *out, const struct question *q,
     const char *page, int sample)
 {
 	const struct doc *doc = q->topic->doc;
@@ -437,72 +513,80 @@ S_question(const struct html *h, xmlNodePtr parent, const struct question *q,
 	struct render *r = S_render(h, doc, page, prefix);
 	struct render *copy;
 	struct render_opts co;
-	xmlNodePtr art, x, ol, details, key, expl;
 	size_t i, ncorrect = 0;
 	char *s;
 
-	art = render_el(parent, "article", sample ? "question sample" : "question");
+	render_out_open(out, "article", sample ? "question sample" : "question");
 	if (sample) {
 		s = xasprintf("sample-%s", q->id);
-		render_attr(art, "id", s);
+		render_out_attr(out, "id", s);
 		free(s);
-		render_attr(art, "data-difficulty", S_diff_name(q->difficulty));
+		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
 	} else {
-		render_attr(art, "id", q->id);
-		render_attr(art, "data-id", q->id);
-		render_attr(art, "data-topic", q->topic->slug);
-		render_attr(art, "data-difficulty", S_diff_name(q->difficulty));
-		render_attr(art, "data-kind", q->multi ? "multi" : "single");
-		S_fingerprint_attr(art, q->fingerprint);
+		render_out_attr(out, "id", q->id);
+		render_out_attr(out, "data-id", q->id);
+		render_out_attr(out, "data-topic", q->topic->slug);
+		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
+		render_out_attr(out, "data-kind", q->multi ? "multi" : "single");
+		S_fingerprint_attr(out, q->fingerprint);
 	}
-	render_nl(art);
-	S_question_meta(art, q, sample);
-	x = render_el(art, sample ? "h3" : "h4", "stem");
-	render_children(r, x, q->heading);
-	render_nl(art);
+	render_out_nl(out);
+	S_question_meta(out, q, sample);
+	render_out_open(out, sample ? "h3" : "h4", "stem");
+	render_out_children(r, out, q->heading);
+	render_out_close(out);
+	render_out_nl(out);
 	if (!S_range_empty(&q->stem)) {
-		x = render_el(art, "div", "stem-body");
-		render_blocks(r, x, q->stem.first, q->stem.last);
-		render_nl(art);
+		render_out_open(out, "div", "stem-body");
+		render_out_blocks(r, out, q->stem.first, q->stem.last);
+		render_out_close(out);
+		render_out_nl(out);
 	}
 	if (q->hint) {
-		x = render_el(art, "blockquote", "hint");
-		render_children(r, x, q->hint);
-		render_nl(art);
+		render_out_open(out, "blockquote", "hint");
+		render_out_children(r, out, q->hint);
+		render_out_close(out);
+		render_out_nl(out);
 	}
-	ol = render_el(art, "ol", "options");
-	render_nl(ol);
+	render_out_open(out, "ol", "options");
+	render_out_nl(out);
 	for (i = 0; i < q->noptions; i++) {
 		const struct quiz_option *o = &q->options[i];
-		xmlNodePtr li = render_el(ol, "li", sample && o->correct ? "option correct" : "option");
 
-		render_attr(li, "data-correct", o->correct ? "true" : "false");
+		render_out_open(out, "li", sample && o->correct ? "option correct" : "option");
+		render_out_attr(out, "data-correct", o->correct ? "true" : "false");
 		if (sample && o->correct) {
-			x = render_el(li, "span", "mark");
-			render_attr(x, "aria-hidden", "true");
-			render_text(x, "\xe2\x9c\x93");    /* ✓ */
-			render_text(render_el(li, "span", "visually-hidden"), "Correct answer:");
-			render_text(li, " ");
+			render_out_open(out, "span", "mark");
+			render_out_attr(out, "aria-hidden", "true");
+			render_out_text(out, "\xe2\x9c\x93");    /* ✓ */
+			render_out_close(out);
+			render_out_open(out, "span", "visually-hidden");
+			render_out_text(out, "Correct answer:");
+			render_out_close(out);
+			render_out_text(out, " ");
 		}
-		x = render_el(li, "div", "option-text");
-		S_option_text(r, x, o);
+		render_out_open(out, "div", "option-text");
+		S_option_text(r, out, o);
+		render_out_close(out);
 		if (o->feedback && !sample) {
-			x = render_el(li, "div", "option-feedback");
-			render_children(r, x, o->feedback);
+			render_out_open(out, "div", "option-feedback");
+			render_out_children(r, out, o->feedback);
+			render_out_close(out);
 		}
-		render_nl(ol);
+		render_out_close(out);
+		render_out_nl(out);
 		ncorrect += o->correct != 0;
 	}
-	render_nl(art);
-	if (sample) {
-		expl = render_el(art, "div", "explanation");
-		details = NULL;
-	} else {
-		details = render_el(art, "details", "answer");
-		render_text(render_el(details, "summary", NULL), "Reveal answer");
-		render_nl(details);
-		key = render_el(details, "p", "answer-key");
-		render_text(key, ncorrect > 1 ? "Answers: " : "Answer: ");
+	render_out_close(out);
+	render_out_nl(out);
+	if (!sample) {
+		render_out_open(out, "details", "answer");
+		render_out_open(out, "summary", NULL);
+		render_out_text(out, "Reveal answer");
+		render_out_close(out);
+		render_out_nl(out);
+		render_out_open(out, "p", "answer-key");
+		render_out_text(out, ncorrect > 1 ? "Answers: " : "Answer: ");
 		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1 };
 		copy = render_new(&co);
 		for (i = 0, ncorrect = 0; i < q->noptions; i++) {
@@ -511,27 +595,35 @@ S_question(const struct html *h, xmlNodePtr parent, const struct question *q,
 			if (!q->options[i].correct)
 				continue;
 			if (ncorrect++ > 0)
-				render_text(key, "; ");
+				render_out_text(out, "; ");
 			if (i < 26)
 				snprintf(letter, sizeof(letter), "%c", (char)('A' + i));
 			else
 				snprintf(letter, sizeof(letter), "%zu", i + 1);
-			render_text(render_el(key, "span", "answer-letter"), letter);
-			render_text(key, " ");
-			x = render_el(key, "span", "answer-text");
-			S_option_inline(copy, x, &q->options[i]);
+			render_out_open(out, "span", "answer-letter");
+			render_out_text(out, letter);
+			render_out_close(out);
+			render_out_text(out, " ");
+			render_out_open(out, "span", "answer-text");
+			S_option_inline(copy, out, &q->options[i]);
+			render_out_close(out);
 		}
 		render_free(copy);
-		render_nl(details);
-		expl = render_el(details, "div", "explanation");
+		render_out_close(out);
+		render_out_nl(out);
 	}
+	render_out_open(out, "div", "explanation");
 	if (!S_range_empty(&q->explanation))
-		render_blocks(r, expl, q->explanation.first, q->explanation.last);
-	render_footnotes(r, expl);
-	if (details)
-		render_nl(details);
-	render_nl(art);
-	render_nl(parent);
+		render_out_blocks(r, out, q->explanation.first, q->explanation.last);
+	render_out_footnotes(r, out);
+	render_out_close(out);
+	if (!sample) {
+		render_out_nl(out);
+		render_out_close(out);      /* the details */
+	}
+	render_out_nl(out);
+	render_out_close(out);
+	render_out_nl(out);
 	render_free(r);
 	free(prefix);
 }
@@ -631,6 +723,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 	const char *page = t->url;
 	struct tvars *v = S_common(h, PAGE_TEST, page, t->title, t->description, t);
 	xmlNodePtr samples = render_el(NULL, "div", NULL);
+	struct render_out so = { samples, NULL };
 	xmlNodePtr bank = render_el(NULL, "div", NULL);
 	size_t i, k, deflen;
 	double secs = 0;
@@ -700,7 +793,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 	for (i = 0; i < t->ntopics; i++)
 		for (k = 0; k < t->topics[i]->nquestions; k++)
 			if (t->topics[i]->questions[k].sample)
-				S_question(h, samples, &t->topics[i]->questions[k], page, 1);
+				S_question(h, &so, &t->topics[i]->questions[k], page, 1);
 	tvars_nodes(v, "samples", samples);
 	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "bank-title", s);
@@ -771,7 +864,7 @@ S_deck(struct html *h, const struct deck *d)
 {
 	const char *page = d->url;
 	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
-	xmlNodePtr cards = render_el(NULL, "div", NULL);
+	struct part cards;
 	size_t i;
 	char *s;
 	int rc;
@@ -785,41 +878,49 @@ S_deck(struct html *h, const struct deck *d)
 	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "all-title", s);
 	free(s);
+	S_part_begin(&cards, h);
 	for (i = 0; i < d->ncards; i++) {
 		const struct card *c = &d->cards[i];
-		xmlNodePtr li = render_el(cards, "li", "card"), x;
 		char fp[17], *prefix = xasprintf("%s-", c->id);
 		struct render *r = S_render(h, d->doc, page, prefix);
+		struct render_out *o = &cards.out;
 
-		render_attr(li, "id", c->id);
-		render_attr(li, "data-id", c->id);
+		render_out_open(o, "li", "card");
+		render_out_attr(o, "id", c->id);
+		render_out_attr(o, "data-id", c->id);
 		s = xasprintf("%d", c->number);
-		render_attr(li, "data-number", s);
+		render_out_attr(o, "data-number", s);
 		free(s);
-		render_attr(li, "data-label", c->label);
+		render_out_attr(o, "data-label", c->label);
 		S_card_fingerprint(c, fp);
-		render_attr(li, "data-fingerprint", fp);
-		render_nl(li);
-		x = render_el(li, "p", "card-label");
+		render_out_attr(o, "data-fingerprint", fp);
+		render_out_nl(o);
+		render_out_open(o, "p", "card-label");
 		s = xasprintf("%d.", c->number);
-		render_text(render_el(x, "span", "card-number"), s);
+		render_out_open(o, "span", "card-number");
+		render_out_text(o, s);
+		render_out_close(o);
 		free(s);
-		render_text(x, " ");
-		render_text(x, c->label);
-		render_nl(li);
-		x = render_el(li, "h3", "card-front");
-		render_children(r, x, c->heading);
-		render_nl(li);
-		x = render_el(li, "div", "card-back");
+		render_out_text(o, " ");
+		render_out_text(o, c->label);
+		render_out_close(o);
+		render_out_nl(o);
+		render_out_open(o, "h3", "card-front");
+		render_out_children(r, o, c->heading);
+		render_out_close(o);
+		render_out_nl(o);
+		render_out_open(o, "div", "card-back");
 		if (!S_range_empty(&c->back))
-			render_blocks(r, x, c->back.first, c->back.last);
-		render_footnotes(r, x);
-		render_nl(li);
-		render_nl(cards);
+			render_out_blocks(r, o, c->back.first, c->back.last);
+		render_out_footnotes(r, o);
+		render_out_close(o);
+		render_out_nl(o);
+		render_out_close(o);
+		render_out_nl(o);
 		render_free(r);
 		free(prefix);
 	}
-	tvars_nodes(v, "cards", cards);
+	tvars_nodes(v, "cards", S_part_nodes(&cards));
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
 	return rc;
@@ -828,115 +929,58 @@ S_deck(struct html *h, const struct deck *d)
 /* ---- guide chapters ---------------------------------------------------- */
 
 static void
-S_xref_item(xmlNodePtr ul, const struct xref *x, const char *page)
+S_xref_item(struct render_out *o, const struct xref *x, const char *page)
 {
-	xmlNodePtr li = render_el(ul, "li", NULL);
 	char *s;
 
+	render_out_open(o, "li", NULL);
 	if (x->kind == XREF_QUESTION) {
 		const struct question *q = x->u.question;
 
-		S_link_el(li, page, q->topic->test->url, q->id, q->stem_text);
-		render_text(li, " ");
+		S_link_el(o, page, q->topic->test->url, q->id, q->stem_text);
+		render_out_text(o, " ");
 		s = xasprintf("question \xc2\xb7 %s", S_diff_name(q->difficulty));
 	} else {
 		const struct card *c = x->u.card;
 
-		S_link_el(li, page, c->deck->url, c->id, c->front_text);
-		render_text(li, " ");
+		S_link_el(o, page, c->deck->url, c->id, c->front_text);
+		render_out_text(o, " ");
 		s = xasprintf("card %d", c->number);
 	}
-	render_text(render_el(li, "span", "kind"), s);
+	render_out_open(o, "span", "kind");
+	render_out_text(o, s);
+	render_out_close(o);
 	free(s);
-	render_nl(ul);
+	render_out_close(o);
+	render_out_nl(o);
 }
 
 /* "Practise this" after a section that questions or cards link to. */
 static void
-S_practise(xmlNodePtr parent, const struct xref_list *xl, const char *about, const char *page)
+S_practise(struct render_out *o, const struct xref_list *xl, const char *about, const char *page)
 {
-	xmlNodePtr aside, ul;
 	char *label;
 	size_t i;
 
 	if (xl->len == 0)
 		return;
-	aside = render_el(parent, "aside", "practise");
+	render_out_open(o, "aside", "practise");
 	label = xasprintf("Practise this: %s", about);
-	render_attr(aside, "aria-label", label);
+	render_out_attr(o, "aria-label", label);
 	free(label);
-	render_nl(aside);
-	render_text(render_el(aside, "h3", "practise-title"), "Practise this");
-	render_nl(aside);
-	ul = render_el(aside, "ul", NULL);
-	render_nl(ul);
+	render_out_nl(o);
+	render_out_open(o, "h3", "practise-title");
+	render_out_text(o, "Practise this");
+	render_out_close(o);
+	render_out_nl(o);
+	render_out_open(o, "ul", NULL);
+	render_out_nl(o);
 	for (i = 0; i < xl->len; i++)
-		S_xref_item(ul, &xl->v[i], page);
-	render_nl(aside);
-	render_nl(parent);
-}
-
-/*
- * A chapter's body, built as nodes or (without unsafe_html, whose raw
- * HTML only nodes hold) written straight into bytes: the same bytes the
- * serialiser would write for the nodes.
- */
-struct body {
-	xmlNodePtr holder;         /* nodes, or NULL: bytes */
-	struct buf b;
-};
-
-static void
-S_body_blocks(struct body *bd, struct render *r, cmark_node *n)
-{
-	if (bd->holder)
-		render_blocks(r, bd->holder, n, n);
-	else
-		render_blocks_html(r, &bd->b, n, n);
-}
-
-static void
-S_body_practise(struct body *bd, const struct xref_list *xl, const char *about, const char *page)
-{
-	xmlNodePtr holder;
-
-	if (bd->holder) {
-		S_practise(bd->holder, xl, about, page);
-		return;
-	}
-	if (xl->len == 0)
-		return;
-	holder = render_el(NULL, "div", NULL);
-	S_practise(holder, xl, about, page);
-	theme_serialize_children(holder, &bd->b);
-	xmlFreeNode(holder);
-}
-
-/*
- * The body as a holder for tvars_nodes. Bytes become one raw node, but
- * the blank text that ends the body stays a text node of its own: the
- * templates drop blank text before an element they remove.
- */
-static xmlNodePtr
-S_body_finish(struct body *bd)
-{
-	xmlNodePtr holder = bd->holder;
-	size_t cut, i;
-
-	if (holder)
-		return holder;
-	holder = render_el(NULL, "div", NULL);
-	for (cut = bd->b.len; cut > 0 && bd->b.data[cut - 1] != '>'; cut--)
-		;
-	for (i = cut; i < bd->b.len; i++)
-		if (bd->b.data[i] != ' ' && bd->b.data[i] != '\t' && bd->b.data[i] != '\n')
-			cut = bd->b.len;
-	if (cut > 0)
-		render_raw(holder, bd->b.data, cut);
-	if (cut < bd->b.len)
-		render_text(holder, bd->b.data + cut);
-	buf_free(&bd->b);
-	return holder;
+		S_xref_item(o, &xl->v[i], page);
+	render_out_close(o);
+	render_out_nl(o);
+	render_out_close(o);
+	render_out_nl(o);
 }
 
 static int
@@ -945,7 +989,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	const char *page = c->url;
 	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
 	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
-	struct body body;
+	struct part body;
 	struct section **sorted = NULL;
 	const struct section *open[8];
 	size_t nopen = 0, i;
@@ -959,8 +1003,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
-	buf_init(&body.b);
-	body.holder = h->site->cfg.markdown.unsafe_html ? render_el(NULL, "div", NULL) : NULL;
+	S_part_begin(&body, h);
 	if (c->nsections > 0) {
 		sorted = xmalloc(c->nsections * sizeof(*sorted));
 		memcpy(sorted, c->sections, c->nsections * sizeof(*sorted));
@@ -984,7 +1027,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 
 			while (nopen > 0 && open[nopen - 1]->level >= level) {
 				nopen--;
-				S_body_practise(&body, &open[nopen]->backlinks, open[nopen]->title, page);
+				S_practise(&body.out, &open[nopen]->backlinks, open[nopen]->title, page);
 			}
 			sec = render_find_section(sorted, c->nsections, b);
 			/* A leading # heading is the chapter's title: the template shows it. */
@@ -996,7 +1039,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 				}
 				continue;
 			}
-			S_body_blocks(&body, r, b);
+			render_out_blocks(r, &body.out, b, b);
 			if (sec && nopen < sizeof(open) / sizeof(open[0]))
 				open[nopen++] = sec;
 			if (sec && (sec->level == 2 || sec->level == 3)) {
@@ -1010,7 +1053,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 			}
 			continue;
 		}
-		S_body_blocks(&body, r, b);
+		render_out_blocks(r, &body.out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_first_child(b) && cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION) {
 			cmark_iter *it = cmark_iter_new(b);
@@ -1022,23 +1065,20 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 				if (ev == CMARK_EVENT_ENTER && n != b &&
 				    cmark_node_get_type(n) == CMARK_NODE_HEADING &&
 				    (sec = render_find_section(sorted, c->nsections, n)) != NULL)
-					S_body_practise(&body, &sec->backlinks, sec->title, page);
+					S_practise(&body.out, &sec->backlinks, sec->title, page);
 			}
 			cmark_iter_free(it);
 		}
 	}
 	while (nopen > 0) {
 		nopen--;
-		S_body_practise(&body, &open[nopen]->backlinks, open[nopen]->title, page);
+		S_practise(&body.out, &open[nopen]->backlinks, open[nopen]->title, page);
 	}
-	S_body_practise(&body, &c->backlinks, c->title, page);
-	if (body.holder)
-		render_footnotes(r, body.holder);
-	else
-		render_footnotes_html(r, &body.b);
+	S_practise(&body.out, &c->backlinks, c->title, page);
+	render_out_footnotes(r, &body.out);
 	render_free(r);
 	free(sorted);
-	tvars_nodes(v, "body", S_body_finish(&body));
+	tvars_nodes(v, "body", S_part_nodes(&body));
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);
@@ -1241,20 +1281,14 @@ S_question_job(void *arg, size_t job, int worker)
 {
 	const struct html *h = arg;
 	struct frag *f = &h->frags[job];
-	xmlNodePtr holder;
-	struct buf b;
+	struct part p;
 
 	(void)worker;
 	if (build_should_stop())
 		return;
-	holder = render_el(NULL, "div", NULL);
-	S_question(h, holder, f->q, f->page, 0);
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	theme_serialize_children(holder, &b);
-	xmlFreeNode(holder);
-	f->len = b.len;
-	f->html = buf_detach(&b);
+	S_part_begin(&p, h);
+	S_question(h, &p.out, f->q, f->page, 0);
+	f->html = S_part_bytes(&p, &f->len);
 }
 
 /* Every question of the bank in h->frags, not yet rendered. */

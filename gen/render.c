@@ -44,10 +44,7 @@ struct render {
 	int *fn_refs;              /* per definition: how many references so far */
 	int *fn_order;             /* footnote numbers in order of first reference */
 	size_t nfn, fn_cap;
-	/* Where the walk writes: nodes under cur, or bytes through w (S_open...). */
-	xmlNodePtr cur;
-	struct theme_writer *w;
-	struct theme_writer *writer;   /* kept for the next render_blocks_html */
+	struct render_out *out;    /* where the walk writes, during a call */
 };
 
 /* ---- small builders ---------------------------------------------------- */
@@ -117,7 +114,6 @@ render_free(struct render *r)
 	free(r->fn_defs);
 	free(r->fn_refs);
 	free(r->fn_order);
-	theme_writer_free(r->writer);
 	free(r);
 }
 
@@ -393,56 +389,85 @@ S_language(const char *info)
 /*
  * ---- the output ---------------------------------------------------------
  *
- * The walk writes through these: into nodes under r->cur, or (r->w set)
- * straight into bytes. Either way the same calls in the same order, so
- * the rules live once. Names are string literals (theme_writer keeps them).
+ * The walk, and html.c's builders, write through these: into nodes under
+ * o->cur, or (o->w set) straight into bytes. Either way the same calls in
+ * the same order, so the rules live once.
  */
+
+void
+render_out_open(struct render_out *o, const char *name, const char *cls)
+{
+	if (o->w) {
+		theme_writer_start(o->w, name);
+		if (cls)
+			theme_writer_attr(o->w, "class", cls);
+	} else
+		o->cur = render_el(o->cur, name, cls);
+}
+
+void
+render_out_attr(struct render_out *o, const char *name, const char *value)
+{
+	if (o->w)
+		theme_writer_attr(o->w, name, value);
+	else
+		render_attr(o->cur, name, value);
+}
+
+void
+render_out_text(struct render_out *o, const char *text)
+{
+	if (o->w)
+		theme_writer_text(o->w, text);
+	else
+		render_text(o->cur, text);
+}
+
+void
+render_out_close(struct render_out *o)
+{
+	if (o->w)
+		theme_writer_end(o->w);
+	else
+		o->cur = o->cur->parent;
+}
+
+void
+render_out_nl(struct render_out *o)
+{
+	render_out_text(o, "\n");
+}
 
 static void
 S_open(struct render *r, const char *name, const char *cls)
 {
-	if (r->w) {
-		theme_writer_start(r->w, name);
-		if (cls)
-			theme_writer_attr(r->w, "class", cls);
-	} else
-		r->cur = render_el(r->cur, name, cls);
+	render_out_open(r->out, name, cls);
 }
 
-/* Only right after S_open, before any child. */
 static void
 S_attr(struct render *r, const char *name, const char *value)
 {
-	if (r->w)
-		theme_writer_attr(r->w, name, value);
-	else
-		render_attr(r->cur, name, value);
+	render_out_attr(r->out, name, value);
 }
 
 static void
 S_text(struct render *r, const char *text)
 {
-	if (r->w)
-		theme_writer_text(r->w, text);
-	else
-		render_text(r->cur, text);
+	render_out_text(r->out, text);
 }
 
 static void
 S_close(struct render *r)
 {
-	if (r->w)
-		theme_writer_end(r->w);
-	else
-		r->cur = r->cur->parent;
+	render_out_close(r->out);
 }
 
 /* Byte output: closes elements until depth are open. */
 static void
 S_close_to(struct render *r, size_t depth)
 {
-	while (theme_writer_depth(r->w) > depth)
-		theme_writer_end(r->w);
+	while (theme_writer_depth(r->out->w) > depth)
+		theme_writer_end(r->out->w);
 }
 
 static void
@@ -541,20 +566,20 @@ S_table_cell(struct render *r, cmark_node *node, size_t ix)
 static void
 S_table_part(struct render *r, const char *name)
 {
-	if (r->w) {
-		const char *top = theme_writer_top(r->w);
+	if (r->out->w) {
+		const char *top = theme_writer_top(r->out->w);
 
 		if (top && strcmp(top, name) == 0)
 			return;
 		if (top && (strcmp(top, "thead") == 0 || strcmp(top, "tbody") == 0))
-			theme_writer_end(r->w);
+			theme_writer_end(r->out->w);
 	} else {
-		xmlNodePtr last = r->cur->last;
+		xmlNodePtr last = r->out->cur->last;
 
 		while (last && last->type != XML_ELEMENT_NODE)
 			last = last->prev;
 		if (last && strcmp((const char *)last->name, name) == 0) {
-			r->cur = last;
+			r->out->cur = last;
 			return;
 		}
 	}
@@ -645,8 +670,8 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		return 0;
 	case CMARK_NODE_HTML_BLOCK:
 		/* Byte output never runs with unsafe_html (render_blocks_html). */
-		if (r->o.site->cfg.markdown.unsafe_html && lit && r->w == NULL)
-			S_graft(r->cur, lit);
+		if (r->o.site->cfg.markdown.unsafe_html && lit && r->out->w == NULL)
+			S_graft(r->out->cur, lit);
 		return 0;
 	case CMARK_NODE_THEMATIC_BREAK:
 		S_open(r, "hr", NULL);
@@ -775,10 +800,10 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 	if (fr->section && fr->has_el) {
 		char *href = xasprintf("#%s", fr->section->id);
 
-		if (r->w)
+		if (r->out->w)
 			S_close_to(r, fr->eldepth);
 		else
-			r->cur = fr->el;
+			r->out->cur = fr->el;
 		S_text(r, " ");
 		S_open(r, "a", "anchor");
 		S_attr(r, "href", href);
@@ -787,25 +812,25 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 		S_close(r);
 		free(href);
 	}
-	if (r->w)
+	if (r->out->w)
 		S_close_to(r, row ? fr->eldepth - 1 : fr->sdepth);
 	else
-		r->cur = row ? fr->el->parent : fr->saved;
+		r->out->cur = row ? fr->el->parent : fr->saved;
 	if (S_is_block(node) && !(cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH && !fr->has_el))
 		S_nl(r);
-	if (r->w == NULL)
-		r->cur = fr->saved;
+	if (r->out->w == NULL)
+		r->out->cur = fr->saved;
 }
 
-/* Renders node and its subtree: under parent, or (parent NULL) into r->w. */
+/* Renders node and its subtree into r->out, which it leaves where it was. */
 static void
-S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
+S_render(struct render *r, cmark_node *root)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
+	xmlNodePtr parent = r->out->cur;
 	size_t base = r->depth;
 
-	r->cur = parent;
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
 		struct frame *fr;
@@ -819,11 +844,11 @@ S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 		}
 		if (cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE) {
 			if (r->o.site->cfg.markdown.unsafe_html && cmark_node_get_literal(node) &&
-			    r->w == NULL) {
+			    r->out->w == NULL) {
 				xmlNodePtr b = r->depth > base && r->stack[r->depth - 1].el ?
 				    r->stack[r->depth - 1].el : (r->depth > base ? r->stack[r->depth - 1].saved : parent);
 
-				r->cur = S_inline_html(r->cur, b, cmark_node_get_literal(node));
+				r->out->cur = S_inline_html(r->out->cur, b, cmark_node_get_literal(node));
 			}
 			continue;
 		}
@@ -838,9 +863,9 @@ S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 		r->stack = xgrow(r->stack, &r->cap, r->depth + 1, sizeof(*r->stack));
 		fr = &r->stack[r->depth++];
 		memset(fr, 0, sizeof(*fr));
-		fr->saved = r->cur;
-		if (r->w)
-			fr->sdepth = theme_writer_depth(r->w);
+		fr->saved = r->out->cur;
+		if (r->out->w)
+			fr->sdepth = theme_writer_depth(r->out->w);
 		/*
 		 * Past RENDER_MAX_DEPTH containers, children go into the
 		 * deepest element: the page's depth stays bounded whatever the
@@ -849,35 +874,31 @@ S_render(struct render *r, xmlNodePtr parent, cmark_node *root)
 		if (r->depth > RENDER_MAX_DEPTH)
 			continue;
 		if ((fr->has_el = S_enter(r, it, node, fr)) != 0) {
-			if (r->w)
-				fr->eldepth = theme_writer_depth(r->w);
+			if (r->out->w)
+				fr->eldepth = theme_writer_depth(r->out->w);
 			else
-				fr->el = r->cur;
+				fr->el = r->out->cur;
 		}
 	}
 	r->depth = base;
+	r->out->cur = parent;
 	cmark_iter_free(it);
 }
 
 void
 render_blocks(struct render *r, xmlNodePtr parent, cmark_node *first, cmark_node *last)
 {
-	cmark_node *n;
+	struct render_out o = { parent, NULL };
 
-	for (n = first; n; n = cmark_node_next(n)) {
-		S_render(r, parent, n);
-		if (n == last)
-			break;
-	}
+	render_out_blocks(r, &o, first, last);
 }
 
 void
 render_children(struct render *r, xmlNodePtr parent, cmark_node *node)
 {
-	cmark_node *first = cmark_node_first_child(node);
+	struct render_out o = { parent, NULL };
 
-	if (first)
-		render_blocks(r, parent, first, cmark_node_last_child(node));
+	render_out_children(r, &o, node);
 }
 
 void
@@ -926,49 +947,64 @@ render_footnotes(struct render *r, xmlNodePtr parent)
 }
 
 /*
- * Nodes, written into b. For what only nodes do: raw HTML (grafted by
- * libxml2's parser) and the footnotes' back-links (put into the last
- * paragraph of a definition after it is rendered).
+ * Nodes, serialised into o's bytes. For what only nodes do: raw HTML
+ * (grafted by libxml2's parser) and the footnotes' back-links (put into
+ * the last paragraph of a definition after it is rendered).
  */
 static void
-S_blocks_via_nodes(struct render *r, struct buf *b, cmark_node *first, cmark_node *last)
+S_via_nodes(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last)
 {
 	xmlNodePtr holder = render_el(NULL, "div", NULL);
+	struct buf b;
 
 	if (first)
 		render_blocks(r, holder, first, last);
 	else
 		render_footnotes(r, holder);
-	theme_serialize_children(holder, b);
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	theme_serialize_children(holder, &b);
+	if (b.len > 0)
+		theme_writer_raw(o->w, b.data, b.len);
+	buf_free(&b);
 	xmlFreeNode(holder);
 }
 
 void
-render_blocks_html(struct render *r, struct buf *b, cmark_node *first, cmark_node *last)
+render_out_blocks(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last)
 {
+	struct render_out *was = r->out;
 	cmark_node *n;
 
 	if (first == NULL)
 		return;
-	if (r->o.site->cfg.markdown.unsafe_html) {
-		S_blocks_via_nodes(r, b, first, last);
+	if (o->w && r->o.site->cfg.markdown.unsafe_html) {
+		S_via_nodes(r, o, first, last);
 		return;
 	}
-	if (r->writer == NULL)
-		r->writer = theme_writer_new();
-	theme_writer_begin(r->writer, b);
-	r->w = r->writer;
+	r->out = o;
 	for (n = first; n; n = cmark_node_next(n)) {
-		S_render(r, NULL, n);
+		S_render(r, n);
 		if (n == last)
 			break;
 	}
-	r->w = NULL;
+	r->out = was;
 }
 
 void
-render_footnotes_html(struct render *r, struct buf *b)
+render_out_children(struct render *r, struct render_out *o, cmark_node *node)
 {
-	if (r->nfn > 0)
-		S_blocks_via_nodes(r, b, NULL, NULL);
+	cmark_node *first = cmark_node_first_child(node);
+
+	if (first)
+		render_out_blocks(r, o, first, cmark_node_last_child(node));
+}
+
+void
+render_out_footnotes(struct render *r, struct render_out *o)
+{
+	if (o->w == NULL)
+		render_footnotes(r, o->cur);
+	else if (r->nfn > 0)
+		S_via_nodes(r, o, NULL, NULL);
 }

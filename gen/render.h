@@ -49,13 +49,28 @@ void render_children(struct render *r, xmlNodePtr parent, cmark_node *node);
 void render_footnotes(struct render *r, xmlNodePtr parent);
 
 /*
- * render_blocks and render_footnotes writing HTML: append to b exactly
- * what theme_serialize_children writes for the nodes those would make,
- * mostly without making them. The bytes go into a page with render_raw.
+ * Where rendered HTML goes: nodes under cur (w NULL), or bytes through w,
+ * exactly those theme_serialize_children would write for the nodes. The
+ * render_out_ calls write either way; html.c's builders use them too, so
+ * one piece of code makes both. Element and attribute names must be
+ * string literals. The bytes go into a page with render_raw.
  */
-struct buf;
-void render_blocks_html(struct render *r, struct buf *b, cmark_node *first, cmark_node *last);
-void render_footnotes_html(struct render *r, struct buf *b);
+struct theme_writer;
+struct render_out {
+	xmlNodePtr cur;
+	struct theme_writer *w;
+};
+
+void render_out_open(struct render_out *o, const char *name, const char *cls);
+/* An attribute of the element just opened, before any child. */
+void render_out_attr(struct render_out *o, const char *name, const char *value);
+void render_out_text(struct render_out *o, const char *text);
+void render_out_close(struct render_out *o);
+void render_out_nl(struct render_out *o);
+/* render_blocks, render_children and render_footnotes, into o. */
+void render_out_blocks(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last);
+void render_out_children(struct render *r, struct render_out *o, cmark_node *node);
+void render_out_footnotes(struct render *r, struct render_out *o);
 
 /* Sorts sections by heading pointer, for render_opts.sections. */
 void render_sort_sections(struct section **v, size_t n);
