@@ -298,10 +298,81 @@ S_check_random(void)
 	free(first_ref);
 }
 
+/*
+ * theme_writer writes what theme_serialize_children writes for the same
+ * nodes: elements (void, empty, nested), attribute values the serialiser
+ * quotes, escapes or percent-encodes, boolean attributes, text.
+ */
+static const struct {
+	const char *el;            /* element name; NULL closes the last one open */
+	const char *attr, *value;  /* an attribute of it, or text (attr NULL) */
+} writer_steps[] = {
+	{ "div", "class", "a \"b\" 'c'" },
+	{ "p", NULL, NULL }, { NULL, NULL, NULL },
+	{ "p", "title", "say \"hi\"" }, { NULL, NULL, NULL },
+	{ "a", "href", "  a b/\xc3\xa9?x=<1>&y=\"2\"#f" },
+	{ "", NULL, "x < y & z > w \x01\x7f\t\n\xe2\x86\xa9" }, { NULL, NULL, NULL },
+	{ "input", "checked", "" }, { NULL, NULL, NULL },
+	{ "br", NULL, NULL }, { NULL, NULL, NULL },
+	{ "img", "src", "p q.png" }, { NULL, NULL, NULL },
+	{ "span", "data-x", "<!-- c --> &{e} & <" },
+	{ "em", NULL, NULL }, { "", NULL, "deep" }, { NULL, NULL, NULL },
+	{ NULL, NULL, NULL },
+	{ "td", "scope", "col" }, { NULL, NULL, NULL },
+	{ NULL, NULL, NULL },
+	{ "", NULL, "\n" },
+};
+
+static void
+S_check_writer(void)
+{
+	xmlNodePtr holder = xmlNewNode(NULL, (const xmlChar *)"div"), cur = holder, el = NULL;
+	struct theme_writer *w = theme_writer_new();
+	struct buf want, got;
+	size_t i;
+
+	CHECK_GROUP("theme_writer");
+	buf_init(&want);
+	buf_put(&want, "", 0);
+	buf_init(&got);
+	buf_put(&got, "", 0);
+	theme_writer_begin(w, &got);
+	for (i = 0; i < sizeof(writer_steps) / sizeof(writer_steps[0]); i++) {
+		const char *name = writer_steps[i].el;
+
+		if (name == NULL) {
+			theme_writer_end(w);
+			cur = cur->parent;
+			continue;
+		}
+		if (*name == '\0') {
+			theme_writer_text(w, writer_steps[i].value);
+			xmlAddChild(cur, xmlNewText((const xmlChar *)writer_steps[i].value));
+			continue;
+		}
+		theme_writer_start(w, name);
+		el = xmlNewChild(cur, NULL, (const xmlChar *)name, NULL);
+		cur = el;
+		if (writer_steps[i].attr) {
+			theme_writer_attr(w, writer_steps[i].attr, writer_steps[i].value);
+			xmlSetProp(el, (const xmlChar *)writer_steps[i].attr,
+			    (const xmlChar *)writer_steps[i].value);
+		}
+	}
+	CHECK_INT((long)theme_writer_depth(w), 0, "every element is closed");
+	theme_serialize_children(holder, &want);
+	CHECK_STR(got.data, want.data, "the bytes of the nodes");
+	theme_writer_free(w);
+	xmlFreeNode(holder);
+	buf_free(&want);
+	buf_free(&got);
+}
+
 int
 main(void)
 {
 	xmlInitParser();
+	S_check_writer();
 	S_check_rules();
 	S_check_meta();
 	S_check_random();
