@@ -45,6 +45,7 @@ struct render {
 	int *fn_order;             /* footnote numbers in order of first reference */
 	size_t nfn, fn_cap;
 	struct render_out *out;    /* where the walk writes, during a call */
+	struct buf scratch;        /* a value being put together */
 };
 
 /* ---- small builders ---------------------------------------------------- */
@@ -99,6 +100,7 @@ render_new(const struct render_opts *o)
 	struct render *r = xcalloc(1, sizeof(*r));
 
 	r->o = *o;
+	buf_init(&r->scratch);
 	if (r->o.id_prefix == NULL)
 		r->o.id_prefix = "";
 	return r;
@@ -114,6 +116,7 @@ render_free(struct render *r)
 	free(r->fn_defs);
 	free(r->fn_refs);
 	free(r->fn_order);
+	buf_free(&r->scratch);
 	free(r);
 }
 
@@ -775,6 +778,26 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 	return 0;                     /* custom and unknown nodes: their children only */
 }
 
+/* A table's header or body row. cmark's own containers are told apart without the names. */
+static int
+S_is_row(cmark_node *node)
+{
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_DOCUMENT:
+	case CMARK_NODE_BLOCK_QUOTE:
+	case CMARK_NODE_LIST:
+	case CMARK_NODE_ITEM:
+	case CMARK_NODE_PARAGRAPH:
+	case CMARK_NODE_HEADING:
+	case CMARK_NODE_EMPH:
+	case CMARK_NODE_STRONG:
+	case CMARK_NODE_LINK:
+		return 0;
+	default:
+		return S_is(node, "table_header") || S_is(node, "table_row");
+	}
+}
+
 static int
 S_is_block(cmark_node *node)
 {
@@ -785,8 +808,13 @@ S_is_block(cmark_node *node)
 	case CMARK_NODE_PARAGRAPH:
 	case CMARK_NODE_HEADING:
 		return 1;
+	case CMARK_NODE_DOCUMENT:
+	case CMARK_NODE_EMPH:
+	case CMARK_NODE_STRONG:
+	case CMARK_NODE_LINK:
+		return 0;
 	default:
-		return S_is(node, "table") || S_is(node, "table_header") || S_is(node, "table_row");
+		return S_is(node, "table") || S_is_row(node);
 	}
 }
 
@@ -795,10 +823,12 @@ static void
 S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 {
 	/* Rows sit in a thead or tbody, which stays open for the next row. */
-	int row = fr->has_el && (S_is(node, "table_header") || S_is(node, "table_row"));
+	int row = fr->has_el && S_is_row(node);
 
 	if (fr->section && fr->has_el) {
-		char *href = xasprintf("#%s", fr->section->id);
+		buf_reset(&r->scratch);
+		buf_putc(&r->scratch, '#');
+		buf_puts(&r->scratch, fr->section->id);
 
 		if (r->out->w)
 			S_close_to(r, fr->eldepth);
@@ -806,11 +836,10 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 			r->out->cur = fr->el;
 		S_text(r, " ");
 		S_open(r, "a", "anchor");
-		S_attr(r, "href", href);
+		S_attr(r, "href", r->scratch.data);
 		S_attr(r, "aria-label", "Link to this section");
 		S_text(r, "#");
 		S_close(r);
-		free(href);
 	}
 	if (r->out->w)
 		S_close_to(r, row ? fr->eldepth - 1 : fr->sdepth);
