@@ -66,24 +66,37 @@ S_valid_utf8(const char *s)
 }
 
 /*
+ * One walk over a new tree; returns how many nodes it has.
+ *
  * cmark-gfm 0.29 can cut a character in two: a "[^" that is no footnote
  * and spans lines ("[^\n日>]") leaves the text "[^\n\xe6", invalid UTF-8
  * out of valid input, which broke the page's encoding and made Pango drop
  * a card's whole back. Every literal, URL, title and info string is made
- * valid again (fuzz_cardtext found it).
+ * valid again (fuzz_cardtext found it), and so becomes a copy of its own.
+ *
+ * A parsed block keeps the text it was parsed from (node->content) for
+ * as long as it lives, though only its children's literals, copies now,
+ * are read after: it is dropped once the walk leaves the block. That
+ * saves a tenth of the model's memory (pages corpus: 440 -> 398 MB). The
+ * field is in cmark-gfm's node.h, installed with the library by the same
+ * package, so the layout is the library's own.
  */
-static void
-S_repair_utf8(cmark_node *root)
+static size_t
+S_finish_tree(cmark_node *root)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
+	size_t nodes = 0;
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
 		char *fixed;
 
-		if (ev != CMARK_EVENT_ENTER)
+		if (ev == CMARK_EVENT_EXIT) {
+			cmark_strbuf_free(&n->content);
 			continue;
+		}
+		nodes++;
 		if ((fixed = S_valid_utf8(cmark_node_get_literal(n))) != NULL)
 			cmark_node_set_literal(n, fixed);
 		free(fixed);
@@ -107,34 +120,22 @@ S_repair_utf8(cmark_node *root)
 		}
 	}
 	cmark_iter_free(it);
-}
-
-/*
- * A parsed block keeps the text it was parsed from (node->content) for as
- * long as it lives, though only its children's literals are read after:
- * S_repair_utf8 has made each of those a copy of its own. Dropping it
- * saves a tenth of the model's memory (pages corpus: 440 -> 398 MB).
- * The field is in cmark-gfm's node.h, installed with the library by the
- * same package, so the layout is the library's own.
- */
-static void
-S_drop_content(cmark_node *root)
-{
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
-		if (ev == CMARK_EVENT_ENTER)
-			cmark_strbuf_free(&cmark_iter_get_node(it)->content);
-	cmark_iter_free(it);
+	cmark_strbuf_free(&root->content);
+	return nodes;
 }
 
 cmark_node *
 md_parse(const char *md, size_t len)
 {
+	return md_parse_counted(md, len, NULL);
+}
+
+cmark_node *
+md_parse_counted(const char *md, size_t len, size_t *nodes)
+{
 	cmark_parser *p;
 	cmark_node *doc;
-	size_t i;
+	size_t i, n;
 
 	pthread_once(&S_registered, S_register);
 	p = cmark_parser_new(MD_PARSE_OPTIONS);
@@ -154,8 +155,9 @@ md_parse(const char *md, size_t len)
 		fprintf(stderr, "quizdeck: out of memory parsing Markdown\n");
 		abort();
 	}
-	S_repair_utf8(doc);
-	S_drop_content(doc);
+	n = S_finish_tree(doc);
+	if (nodes)
+		*nodes = n;
 	return doc;
 }
 

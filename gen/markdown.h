@@ -13,6 +13,8 @@
  * cmark_node_free. Line numbers in the tree are relative to `md`.
  */
 cmark_node *md_parse(const char *md, size_t len);
+/* md_parse, and *nodes gets how many nodes the tree has. */
+cmark_node *md_parse_counted(const char *md, size_t len, size_t *nodes);
 #define MD_PARSE_OPTIONS (CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES)
 
 /*

@@ -1324,31 +1324,17 @@ struct parse_batch {
 	unsigned char *over;       /* per doc: more elements than max */
 };
 
-/* The elements of a tree, counted up to one past max. */
-static size_t
-S_count_elements(cmark_node *root, size_t max)
-{
-	cmark_iter *it = cmark_iter_new(root);
-	cmark_event_type ev;
-	size_t n = 0;
-
-	while (n <= max && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
-		n += ev == CMARK_EVENT_ENTER;
-	cmark_iter_free(it);
-	return n;
-}
-
 static void
 S_parse_job(void *arg, size_t job, int worker)
 {
 	struct parse_batch *pb = arg;
 	struct doc *d = pb->site->docs[job];
 	const struct source *src = d->src;
+	size_t nodes;
 
 	(void)worker;
-	d->root = md_parse(src->body ? src->body : "", src->body ? src->body_len : 0);
-	/* Counted here, on the parsing thread, while the tree is still in its caches. */
-	pb->over[job] = S_count_elements(d->root, pb->max) > pb->max;
+	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
+	pb->over[job] = nodes > pb->max;
 }
 
 /*
@@ -2084,7 +2070,7 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	struct diag_list tmp;
 	struct owners ow = { NULL, NULL, 0, NULL };
 	uint64_t *before = NULL;
-	size_t i, len, cap = 0;
+	size_t i, len, cap = 0, nodes;
 	int rc = SITE_RELOAD_ALL;
 
 	memset(ch, 0, sizeof(*ch));
@@ -2103,9 +2089,8 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 		goto out;
 	nd = xcalloc(1, sizeof(*nd));
 	nd->src = src;
-	nd->root = md_parse(src->body, src->body_len);
-	if (S_count_elements(nd->root, (size_t)site->cfg.limits.max_elements) >
-	    (size_t)site->cfg.limits.max_elements)
+	nd->root = md_parse_counted(src->body, src->body_len, &nodes);
+	if (nodes > (size_t)site->cfg.limits.max_elements)
 		goto out;
 	if (d->topic) {
 		ntp = S_build_topic(nd, d->topic->test, d->topic->slug,
