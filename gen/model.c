@@ -1667,6 +1667,45 @@ S_topic_free(struct topic *tp)
 }
 
 static void
+S_deck_free(struct deck *dk)
+{
+	size_t j;
+
+	for (j = 0; j < dk->ncards; j++) {
+		free(dk->cards[j].id);
+		free(dk->cards[j].label);
+		free(dk->cards[j].front_text);
+		free(dk->cards[j].links_to.v);
+	}
+	free(dk->cards);
+	free(dk->slug);
+	free(dk->title);
+	free(dk->description);
+	free(dk->url);
+	free(dk->pdf_url);
+	free(dk);
+}
+
+static void
+S_chapter_free(struct chapter *c)
+{
+	size_t j;
+
+	for (j = 0; j < c->nsections; j++) {
+		free(c->sections[j]->id);
+		free(c->sections[j]->title);
+		free(c->sections[j]->backlinks.v);
+		free(c->sections[j]);
+	}
+	free(c->sections);
+	free(c->backlinks.v);
+	free(c->slug);
+	free(c->title);
+	free(c->url);
+	free(c);
+}
+
+static void
 S_doc_free_job(void *arg, size_t job, int worker)
 {
 	struct doc *d = ((struct doc **)arg)[job];
@@ -1705,40 +1744,11 @@ site_free(struct site *site)
 		free(t);
 	}
 	free(site->tests);
-	for (i = 0; i < site->ndecks; i++) {
-		struct deck *dk = site->decks[i];
-
-		for (j = 0; j < dk->ncards; j++) {
-			free(dk->cards[j].id);
-			free(dk->cards[j].label);
-			free(dk->cards[j].front_text);
-			free(dk->cards[j].links_to.v);
-		}
-		free(dk->cards);
-		free(dk->slug);
-		free(dk->title);
-		free(dk->description);
-		free(dk->url);
-		free(dk->pdf_url);
-		free(dk);
-	}
+	for (i = 0; i < site->ndecks; i++)
+		S_deck_free(site->decks[i]);
 	free(site->decks);
-	for (i = 0; i < site->nchapters; i++) {
-		struct chapter *c = site->chapters[i];
-
-		for (j = 0; j < c->nsections; j++) {
-			free(c->sections[j]->id);
-			free(c->sections[j]->title);
-			free(c->sections[j]->backlinks.v);
-			free(c->sections[j]);
-		}
-		free(c->sections);
-		free(c->backlinks.v);
-		free(c->slug);
-		free(c->title);
-		free(c->url);
-		free(c);
-	}
+	for (i = 0; i < site->nchapters; i++)
+		S_chapter_free(site->chapters[i]);
 	free(site->chapters);
 	/* The parse trees are most of the model: each doc is freed on its own, in parallel. */
 	pool_run(site->jobs, site->ndocs, S_doc_free_job, site->docs);
@@ -1940,45 +1950,6 @@ S_same_chapter(const struct chapter *a, const struct chapter *b)
 			return 0;
 	}
 	return 1;
-}
-
-static void
-S_deck_free(struct deck *dk)
-{
-	size_t j;
-
-	for (j = 0; j < dk->ncards; j++) {
-		free(dk->cards[j].id);
-		free(dk->cards[j].label);
-		free(dk->cards[j].front_text);
-		free(dk->cards[j].links_to.v);
-	}
-	free(dk->cards);
-	free(dk->slug);
-	free(dk->title);
-	free(dk->description);
-	free(dk->url);
-	free(dk->pdf_url);
-	free(dk);
-}
-
-static void
-S_chapter_free(struct chapter *c)
-{
-	size_t j;
-
-	for (j = 0; j < c->nsections; j++) {
-		free(c->sections[j]->id);
-		free(c->sections[j]->title);
-		free(c->sections[j]->backlinks.v);
-		free(c->sections[j]);
-	}
-	free(c->sections);
-	free(c->backlinks.v);
-	free(c->slug);
-	free(c->title);
-	free(c->url);
-	free(c);
 }
 
 /* Moves the new questions into the old structs, which backlinks point at. */
