@@ -226,31 +226,57 @@ S_attrs_col(struct doc *d, const struct heading *h)
  * order with -N for repeats. `question_level` is 2 in topics and decks,
  * where an empty slug falls back to "question" or "card".
  */
+/* The blocks that may hold a heading among their children. */
+static int
+S_holds_blocks(cmark_node *n)
+{
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_DOCUMENT:
+	case CMARK_NODE_BLOCK_QUOTE:
+	case CMARK_NODE_LIST:
+	case CMARK_NODE_ITEM:
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void
 S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallback,
     int check_dups, struct diag_list *dl)
 {
 	struct md_slugger slugger;
-	cmark_iter *it;
-	cmark_event_type ev;
+	cmark_node *n;
 	size_t i, j;
 
-	it = cmark_iter_new(d->root);
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		struct heading *h;
+	/*
+	 * Blocks in document order, without descending into paragraphs,
+	 * headings or tables: a heading is only ever a child of the document,
+	 * a quote, a list item or a footnote, and inline nodes are most of a
+	 * tree.
+	 */
+	n = cmark_node_first_child(d->root);
+	while (n) {
+		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+			struct heading *h;
 
-		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING)
+			hl->v = xgrow(hl->v, &hl->cap, hl->len + 1, sizeof(*hl->v));
+			h = &hl->v[hl->len++];
+			memset(h, 0, sizeof(*h));
+			h->node = n;
+			h->level = cmark_node_get_heading_level(n);
+			h->top = cmark_node_parent(n) == d->root;
+			doc_node_pos(d, n, &h->line, &h->col);
+		}
+		if (S_holds_blocks(n) && cmark_node_first_child(n)) {
+			n = cmark_node_first_child(n);
 			continue;
-		hl->v = xgrow(hl->v, &hl->cap, hl->len + 1, sizeof(*hl->v));
-		h = &hl->v[hl->len++];
-		memset(h, 0, sizeof(*h));
-		h->node = n;
-		h->level = cmark_node_get_heading_level(n);
-		h->top = cmark_node_parent(n) == d->root;
-		doc_node_pos(d, n, &h->line, &h->col);
+		}
+		while (n != d->root && cmark_node_next(n) == NULL)
+			n = cmark_node_parent(n);
+		n = n == d->root ? NULL : cmark_node_next(n);
 	}
-	cmark_iter_free(it);
 
 	/* Editing text nodes is safe now the walk is over. */
 	for (i = 0; i < hl->len; i++) {
