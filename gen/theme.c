@@ -29,6 +29,26 @@
 #define THEME_MAX_NESTING 8
 #define ATTR_PREFIX "data-qd-"
 
+/* The node after n's subtree in document order, not leaving root. */
+static xmlNodePtr
+S_after(xmlNodePtr n, xmlNodePtr root)
+{
+	while (n && n != root) {
+		if (n->next)
+			return n->next;
+		n = n->parent;
+	}
+	return NULL;
+}
+
+xmlNodePtr
+theme_next_node(xmlNodePtr n, xmlNodePtr top)
+{
+	if (n->type == XML_ELEMENT_NODE && n->children)
+		return n->children;
+	return S_after(n, top);
+}
+
 static const char *const S_part_names[THEME_NPARTS] = {
 	"home", "test", "deck", "chapter", "404",
 };
@@ -248,14 +268,7 @@ S_check_template(xmlDocPtr doc, const char *file, struct diag_list *dl)
 				xmlFree(val);
 			}
 		}
-		if (n->type == XML_ELEMENT_NODE && n->children)
-			n = n->children;
-		else {
-			while (n && n->next == NULL)
-				n = n->parent;
-			if (n)
-				n = n->next;
-		}
+		n = theme_next_node(n, NULL);
 	}
 	return rc;
 }
@@ -280,14 +293,7 @@ S_collect_names(xmlDocPtr doc, char ***v, size_t *n, size_t *cap)
 			(*v)[(*n)++] = xstrdup((const char *)val + (val[0] == '!'));
 			xmlFree(val);
 		}
-		if (e->type == XML_ELEMENT_NODE && e->children)
-			e = e->children;
-		else {
-			while (e && e->next == NULL)
-				e = e->parent;
-			if (e)
-				e = e->next;
-		}
+		e = theme_next_node(e, NULL);
 	}
 }
 
@@ -905,17 +911,6 @@ out:
 	return rc;
 }
 
-/* The node after n's subtree in document order, not leaving root. */
-static xmlNodePtr
-S_after(xmlNodePtr n, xmlNodePtr root)
-{
-	while (n && n != root) {
-		if (n->next)
-			return n->next;
-		n = n->parent;
-	}
-	return NULL;
-}
 
 /* 1 if the element has a template attribute or a URL to rewrite; the others stay as they are. */
 static int
@@ -959,14 +954,7 @@ S_find_element(xmlNodePtr n, const char *name)
 	while (n) {
 		if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0)
 			return n;
-		if (n->type == XML_ELEMENT_NODE && n->children)
-			n = n->children;
-		else {
-			while (n && n->next == NULL)
-				n = n->parent;
-			if (n)
-				n = n->next;
-		}
+		n = theme_next_node(n, NULL);
 	}
 	return NULL;
 }
@@ -2015,13 +2003,7 @@ S_emit_nodes_ok(xmlNodePtr top, xmlNodePtr head)
 		default:
 			return 0;
 		}
-		if (n->type == XML_ELEMENT_NODE && n->children)
-			n = n->children;
-		else {
-			while (n && n != top && n->next == NULL)
-				n = n->parent;
-			n = (n && n != top) ? n->next : NULL;
-		}
+		n = theme_next_node(n, top);
 	}
 	return 1;
 }

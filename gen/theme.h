@@ -59,6 +59,12 @@ xmlDocPtr theme_parse(const char *data, size_t len, const char *file, struct dia
  * 10,000 chapter pages would cost time quadratic in the guide.
  */
 size_t theme_uses(const struct theme *t, enum theme_part part, const char *name);
+/*
+ * The node after n in document order, descending into elements' children
+ * and never leaving top (NULL: the whole document). NULL at the end.
+ */
+xmlNodePtr theme_next_node(xmlNodePtr n, xmlNodePtr top);
+
 /* Copies the theme's assets/ to <outdir>/assets/. 0, or -1 with a diagnostic. */
 int theme_copy_assets(const struct theme *t, const char *outdir, struct diag_list *dl);
 

@@ -101,13 +101,7 @@ S_check_rendered(xmlNodePtr top, const char *page)
 				xmlFree(v);
 			}
 		}
-		if (n->type == XML_ELEMENT_NODE && n->children)
-			n = n->children;
-		else {
-			while (n && n != top && n->next == NULL)
-				n = n->parent;
-			n = (n && n != top) ? n->next : NULL;
-		}
+		n = theme_next_node(n, top);
 	}
 }
 

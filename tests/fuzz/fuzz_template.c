@@ -98,13 +98,7 @@ S_check(const char *html, size_t len)
 				xmlFree(v);
 			}
 		}
-		if (n->type == XML_ELEMENT_NODE && n->children)
-			n = n->children;
-		else {
-			while (n && n != top && n->next == NULL)
-				n = n->parent;
-			n = (n && n != top) ? n->next : NULL;
-		}
+		n = theme_next_node(n, top);
 	}
 	if (doc)
 		xmlFreeDoc(doc);

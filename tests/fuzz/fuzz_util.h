@@ -25,6 +25,7 @@
 #include <libxml/tree.h>
 
 #include "links.h"
+#include "theme.h"
 #include "util.h"
 
 static char fz_dir[128];
@@ -130,13 +131,7 @@ fz_check_tree(xmlNodePtr top, int raw_html)
 				xmlFree(v);
 			}
 		}
-		if (n->type == XML_ELEMENT_NODE && n->children)
-			n = n->children;
-		else {
-			while (n && n != top && n->next == NULL)
-				n = n->parent;
-			n = (n && n != top) ? n->next : NULL;
-		}
+		n = theme_next_node(n, top);
 	}
 }
 
