@@ -1074,26 +1074,6 @@ S_walk_doc(struct walker *w, struct doc *d)
 	S_targets_finish(d);
 }
 
-/* d's index in site->docs, which is sorted by rel. */
-static size_t
-S_doc_index(const struct site *site, const struct doc *d)
-{
-	size_t lo = 0, hi = site->ndocs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(site->docs[mid]->src->rel, d->src->rel);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return site->ndocs;
-}
-
 /* One doc's walk, on whichever thread is free. */
 struct walk_batch {
 	struct site *site;
@@ -1145,27 +1125,26 @@ links_resolve(struct site *site, struct diag_list *dl)
 {
 	struct walk_batch wb;
 	size_t errors = dl->errors, n = 0, i, j, k;
-	char *done;
 
-	/* Model order, so backlinks list questions and cards in reading order. */
+	/*
+	 * Model order, so backlinks list questions and cards in reading order:
+	 * the tests' topics, the decks, then every other doc.
+	 */
 	wb.site = site;
-	wb.order = xcalloc(site->ndocs + 1, sizeof(*wb.order));
-	done = xcalloc(site->ndocs + 1, 1);
+	for (i = 0, k = site->ndocs + site->ndecks + 1; i < site->ntests; i++)
+		k += site->tests[i]->ntopics;
+	wb.order = xcalloc(k, sizeof(*wb.order));
 	for (i = 0; i < site->ntests; i++)
-		for (j = 0; j < site->tests[i]->ntopics; j++) {
-			k = S_doc_index(site, site->tests[i]->topics[j]->doc);
-			if (k < site->ndocs && !done[k]++)
-				wb.order[n++] = site->docs[k];
-		}
-	for (i = 0; i < site->ndecks; i++) {
-		k = S_doc_index(site, site->decks[i]->doc);
-		if (k < site->ndocs && !done[k]++)
+		for (j = 0; j < site->tests[i]->ntopics; j++)
+			wb.order[n++] = site->tests[i]->topics[j]->doc;
+	for (i = 0; i < site->ndecks; i++)
+		wb.order[n++] = site->decks[i]->doc;
+	for (k = 0; k < site->ndocs; k++) {
+		const struct doc *d = site->docs[k];
+
+		if (!(d->topic && d->topic->doc == d) && !d->deck)
 			wb.order[n++] = site->docs[k];
 	}
-	for (k = 0; k < site->ndocs; k++)
-		if (!done[k]++)
-			wb.order[n++] = site->docs[k];
-	free(done);
 	wb.rec = xcalloc(n + 1, sizeof(*wb.rec));
 	wb.dls = xcalloc(n + 1, sizeof(*wb.dls));
 	for (i = 0; i < n; i++)
