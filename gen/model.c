@@ -2150,7 +2150,7 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 			site->sources.v[i] = src;
 	d->src = src;
 	nd->src = old;
-	src = NULL;
+	src = old;                 /* the one no longer needed, freed below */
 #define SWAP(a, b, T) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)
 	SWAP(d->root, nd->root, cmark_node *);
 	SWAP(d->anchors, nd->anchors, struct anchor *);
@@ -2193,12 +2193,8 @@ out:
 		S_deck_free(ndk);
 	if (nc)
 		S_chapter_free(nc);
-	if (nd) {
-		source_free(nd->src == old ? old : NULL);
-		if (nd->src != old)
-			nd->src = NULL;
-		S_doc_free_job(&nd, 0, 0);
-	}
+	if (nd)
+		S_doc_free_job(&nd, 0, 0);  /* not its source: src holds the one to free */
 	source_free(src);
 	diag_free(&tmp);
 	free(ow.retitled);
