@@ -5,9 +5,12 @@
  * Nothing here recurses: trees are walked with cmark's iterator, so a
  * document nested ten thousand block quotes deep costs only its size.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "markdown.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,18 +29,64 @@ static const char *const md_extension_names[] = {
  * md_parse runs on several threads at once. cmark-gfm (0.29) registers
  * its extensions in process-wide lists, once; and while a parser parses
  * inlines (in cmark_parser_finish) it marks the extensions' characters
- * ('~', ':', 'w') in a process-wide table, unmarking them when done, so
- * a parser finishing beside another would unmark them under its feet.
- * Block parsing (cmark_parser_feed) runs in parallel; the inline pass
- * holds S_inlines.
+ * ('~', ':', 'w') in a process-wide table by calling the public
+ * cmark_manage_extensions_special_characters, and unmarks them when done:
+ * a parser finishing beside another would unmark them under its feet (a
+ * known upstream bug: github/cmark-gfm pull request 176).
+ *
+ * Every parser here attaches the same extensions, so the marks can stay:
+ * quizdeck defines that function itself, as a no-op, and marks the table
+ * once, at start, with the library's own (found with dlsym). The library
+ * calls it through its PLT, so the definition here is the one it reaches.
+ * Whether it did is checked once, with a first parse: where it did not (a
+ * library built -Bsymbolic, say), the library marks and unmarks around
+ * every inline pass, and that pass holds S_inlines as it did before.
  */
 static pthread_once_t S_registered = PTHREAD_ONCE_INIT;
 static pthread_mutex_t S_inlines = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int S_hook_reached;
+static int S_marks_kept; /* set once, in S_register */
+
+void
+cmark_manage_extensions_special_characters(cmark_parser *parser, int add)
+{
+	(void)parser;
+	(void)add;
+	if (!atomic_load_explicit(&S_hook_reached, memory_order_relaxed))
+		atomic_store_explicit(&S_hook_reached, 1, memory_order_relaxed);
+}
+
+static cmark_parser *
+S_parser(void)
+{
+	cmark_parser *p = cmark_parser_new(MD_PARSE_OPTIONS);
+	size_t i;
+
+	for (i = 0; i < MD_NEXTENSIONS; i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(md_extension_names[i]);
+
+		if (e != NULL)
+			cmark_parser_attach_syntax_extension(p, e);
+	}
+	return p;
+}
 
 static void
 S_register(void)
 {
+	static const char probe[] = "~~a~~ www.a.b\n";
+	void (*mark)(cmark_parser *, int);
+	cmark_parser *p;
+
 	cmark_gfm_core_extensions_ensure_registered();
+	p = S_parser();
+	*(void **)&mark = dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
+	if (mark != NULL)
+		mark(p, 1);
+	cmark_parser_feed(p, probe, sizeof(probe) - 1);
+	cmark_node_free(cmark_parser_finish(p));
+	cmark_parser_free(p);
+	S_marks_kept = mark != NULL && atomic_load(&S_hook_reached);
 }
 
 /* s with every invalid UTF-8 sequence replaced by U+FFFD, or NULL if it was valid. */
@@ -124,6 +173,13 @@ S_finish_tree(cmark_node *root)
 	return nodes;
 }
 
+int
+md_parallel_inlines(void)
+{
+	pthread_once(&S_registered, S_register);
+	return S_marks_kept;
+}
+
 cmark_node *
 md_parse(const char *md, size_t len)
 {
@@ -135,20 +191,18 @@ md_parse_counted(const char *md, size_t len, size_t *nodes)
 {
 	cmark_parser *p;
 	cmark_node *doc;
-	size_t i, n;
+	size_t n;
 
 	pthread_once(&S_registered, S_register);
-	p = cmark_parser_new(MD_PARSE_OPTIONS);
-	for (i = 0; i < MD_NEXTENSIONS; i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(md_extension_names[i]);
-
-		if (e != NULL)
-			cmark_parser_attach_syntax_extension(p, e);
-	}
+	p = S_parser();
 	cmark_parser_feed(p, md, len);
-	pthread_mutex_lock(&S_inlines);
-	doc = cmark_parser_finish(p);
-	pthread_mutex_unlock(&S_inlines);
+	if (S_marks_kept)
+		doc = cmark_parser_finish(p);
+	else {
+		pthread_mutex_lock(&S_inlines);
+		doc = cmark_parser_finish(p);
+		pthread_mutex_unlock(&S_inlines);
+	}
 	cmark_parser_free(p);
 	if (doc == NULL) {
 		/* cmark returns NULL only when it ran out of memory. */

@@ -2,6 +2,7 @@
  * markdown: GitHub slugs, the slugger's -N repeats, heading attributes,
  * plain text and task items, each as an input beside what it must give.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +308,58 @@ test_pathological(void)
 	buf_free(&b);
 }
 
+/*
+ * Strikethrough and autolinks on four threads at once, a thousand parses
+ * each: every tree must have both. cmark-gfm unmarking its extension
+ * characters while another parser runs lost them (a '~~' left as text).
+ */
+#define RACE_THREADS 4
+#define RACE_PARSES 1000
+
+static void *
+S_race(void *arg)
+{
+	static const char md[] = "Lead ~~gone~~ and www.example.com then ~~more~~ text.\n";
+	int *bad = arg, i;
+
+	for (i = 0; i < RACE_PARSES; i++) {
+		cmark_node *doc = md_parse(md, sizeof(md) - 1);
+		cmark_iter *it = cmark_iter_new(doc);
+		cmark_event_type ev;
+		int strike = 0, links = 0;
+
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			cmark_node *n = cmark_iter_get_node(it);
+
+			if (ev != CMARK_EVENT_ENTER)
+				continue;
+			strike += strcmp(cmark_node_get_type_string(n), "strikethrough") == 0;
+			links += cmark_node_get_type(n) == CMARK_NODE_LINK;
+		}
+		cmark_iter_free(it);
+		cmark_node_free(doc);
+		*bad += strike != 2 || links != 1;
+	}
+	return NULL;
+}
+
+static void
+test_threads(void)
+{
+	pthread_t t[RACE_THREADS];
+	int bad[RACE_THREADS] = { 0 }, total = 0, i;
+
+	CHECK_GROUP("threads");
+	CHECK_INT(md_parallel_inlines(), 1, "inline passes run side by side on this cmark-gfm");
+	for (i = 0; i < RACE_THREADS; i++)
+		pthread_create(&t[i], NULL, S_race, &bad[i]);
+	for (i = 0; i < RACE_THREADS; i++) {
+		pthread_join(t[i], NULL);
+		total += bad[i];
+	}
+	CHECK_INT(total, 0, "no parse on any thread lost a strikethrough or an autolink");
+}
+
 int
 main(void)
 {
@@ -315,5 +368,6 @@ main(void)
 	test_attrs();
 	test_parse();
 	test_pathological();
+	test_threads();
 	return check_finish();
 }
