@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pool.h"
 #include "toml.h"
 #include "util.h"
 
@@ -536,7 +537,12 @@ S_walk_dir(struct walk *w, const char *root, const char *real_root, const char *
 		}
 		child = path_join(rel, de->d_name);
 		full = path_join(root, child);
-		if (lstat(full, &st) == -1) {
+		/* The type readdir gives saves a stat per file, where the file system gives it. */
+		if (de->d_type == DT_REG)
+			st.st_mode = S_IFREG;
+		else if (de->d_type == DT_DIR)
+			st.st_mode = S_IFDIR;
+		else if (lstat(full, &st) == -1) {
 			free(full);
 			free(child);
 			continue;
@@ -622,14 +628,32 @@ int
 content_load(struct source_set *set, const char *content_dir,
     const char *display_prefix, struct diag_list *dl)
 {
-	return content_load_max(set, content_dir, display_prefix, 0, dl);
+	return content_load_max(set, content_dir, display_prefix, 0, 1, dl);
+}
+
+/* Markdown files read (and their front matter parsed) on every thread. */
+struct read_batch {
+	struct source **v;
+	struct diag_list *dls;     /* one per file, merged in order after */
+	size_t max_size;
+};
+
+static void
+S_read_job(void *arg, size_t job, int worker)
+{
+	struct read_batch *rb = arg;
+
+	(void)worker;
+	if (rb->v[job]->kind != SOURCE_ASSET)
+		S_read_markdown(rb->v[job], rb->max_size, &rb->dls[job]);
 }
 
 int
 content_load_max(struct source_set *set, const char *content_dir,
-    const char *display_prefix, size_t max_size, struct diag_list *dl)
+    const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl)
 {
 	struct walk w;
+	struct read_batch rb;
 	size_t i, errors = dl->errors;
 	char *real_root = NULL;
 
@@ -648,6 +672,9 @@ content_load_max(struct source_set *set, const char *content_dir,
 		free(rel);
 	}
 	strv_sort(w.files, w.nfiles);
+	rb.v = xcalloc(w.nfiles + 1, sizeof(*rb.v));
+	rb.dls = xcalloc(w.nfiles + 1, sizeof(*rb.dls));
+	rb.max_size = max_size;
 	for (i = 0; i < w.nfiles; i++) {
 		struct source *src = xcalloc(1, sizeof(*src));
 
@@ -658,8 +685,15 @@ content_load_max(struct source_set *set, const char *content_dir,
 		src->kind = content_classify(src->rel);
 		src->fm.difficulty = DIFF_NONE;
 		src->body_line = 1;
-		if (src->kind != SOURCE_ASSET)
-			S_read_markdown(src, max_size, dl);
+		rb.v[i] = src;
+		diag_init(&rb.dls[i]);
+	}
+	pool_run(nthreads, w.nfiles, S_read_job, &rb);
+	for (i = 0; i < w.nfiles; i++) {
+		struct source *src = rb.v[i];
+
+		diag_move(dl, &rb.dls[i]);
+		diag_free(&rb.dls[i]);
 		if (src->fm.draft) {
 			S_walk_push(&set->drafts, &set->ndrafts, &set->drafts_cap, xstrdup(src->rel));
 			source_free(src);
@@ -668,6 +702,8 @@ content_load_max(struct source_set *set, const char *content_dir,
 		set->v = xgrow(set->v, &set->cap, set->len + 1, sizeof(*set->v));
 		set->v[set->len++] = src;
 	}
+	free(rb.v);
+	free(rb.dls);
 	/* Already in order: the walk's files were sorted by rel. */
 	if (set->len > 1)
 		qsort(set->v, set->len, sizeof(*set->v), S_cmp_source);

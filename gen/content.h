@@ -75,10 +75,11 @@ int content_load(struct source_set *set, const char *content_dir,
  * an error naming the file and the limit, and is not read (0: no limit).
  * Symbolic links are followed only to regular files inside content/; a
  * link leaving content/, a broken or looping one, and one to a folder is
- * a warning with its path, and left out.
+ * a warning with its path, and left out. Files are read on nthreads
+ * threads; the diagnostics come in file order whatever the count.
  */
 int content_load_max(struct source_set *set, const char *content_dir,
-    const char *display_prefix, size_t max_size, struct diag_list *dl);
+    const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl);
 void content_free(struct source_set *set);
 /*
  * A Markdown source read again from disk (serve, after an edit): a new

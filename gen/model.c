@@ -1619,12 +1619,12 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 		}
 	free(toml_path);
 
+	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
 	content_dir = path_join(root, "content");
 	content_load_max(&site->sources, content_dir, "content",
-	    (size_t)site->cfg.limits.max_file_size, dl);
+	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
 	free(content_dir);
 
-	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
 	over = S_parse_docs(site, site->jobs);
 	S_limit_elements(site, over, dl);
 	free(over);

@@ -131,6 +131,26 @@ else
 fi
 same_log "broken links: the same errors, in the same order" "$tmp/b1.err" "$tmp/b4.err"
 
+# Files are read, and their front matter parsed, on every thread: what is
+# wrong with them still comes out in file order.
+cp -R "$site" "$tmp/fm"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	printf '+++\ntitle = "Read %d"\nflavour%d = "x"\n+++\n\nText.\n' "$i" "$i" \
+	    >"$tmp/fm/content/guide/read-$i.md"
+done
+printf '+++\ntitle = "Bytes"\n+++\n\nA \377 byte.\n' >"$tmp/fm/content/guide/read-5b.md"
+"$Q" build -j1 -C "$tmp/fm" -o "$tmp/f1" >/dev/null 2>"$tmp/f1.err"
+rc1=$?
+"$Q" build -j4 -C "$tmp/fm" -o "$tmp/f4" >/dev/null 2>"$tmp/f4.err"
+rc4=$?
+if [ "$rc1" -eq 1 ] && [ "$rc4" -eq 1 ] && [ "$(grep -c 'unknown front-matter key' "$tmp/f1.err")" -eq 12 ] &&
+    grep -q 'read-5b.md:5:3: error: invalid UTF-8' "$tmp/f1.err"; then
+	ok "bad front matter and bad bytes fail the build with -j1 and -j4"
+else
+	fail "bad front matter and bad bytes fail the build with -j1 and -j4" "exit $rc1 and $rc4: $(head -c 300 "$tmp/f1.err")"
+fi
+same_log "reading files: the same errors, in the same order" "$tmp/f1.err" "$tmp/f4.err"
+
 # -j takes a count of threads, nothing else.
 for bad in 0 -1 x 65; do
 	"$Q" build -j "$bad" -C "$site" -o "$tmp/x" >/dev/null 2>"$tmp/x.err"
