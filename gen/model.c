@@ -1595,11 +1595,79 @@ S_drop_sources(struct site *site)
 	}
 }
 
+/* The home page, other pages and decks: each doc on its own, in parallel. */
+struct page_batch {
+	struct doc **docs;
+	struct deck **decks;       /* per doc: its deck, or NULL */
+	struct diag_list *dls;     /* per doc, moved into the site's list in file order */
+};
+
+static void
+S_page_job(void *arg, size_t job, int worker)
+{
+	struct page_batch *pb = arg;
+	struct doc *d = pb->docs[job];
+	struct diag_list *dl = &pb->dls[job];
+	struct heading_list hl = { 0 };
+
+	(void)worker;
+	switch (d->src->kind) {
+	case SOURCE_HOME:
+		d->url = xstrdup("index.html");
+		S_build_page(d, &hl, dl);
+		S_headings_free(&hl);
+		break;
+	case SOURCE_OTHER_MD:
+		S_build_page(d, &hl, dl);
+		S_headings_free(&hl);
+		S_unpublished(d, dl);
+		break;
+	case SOURCE_DECK:
+		pb->decks[job] = S_build_deck(d, dl);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+S_build_pages_and_decks(struct site *site, struct diag_list *dl)
+{
+	struct page_batch pb;
+	size_t i, n = 0, cap = 0;
+
+	pb.docs = xcalloc(site->ndocs + 1, sizeof(*pb.docs));
+	for (i = 0; i < site->ndocs; i++) {
+		enum source_kind k = site->docs[i]->src->kind;
+
+		if (k == SOURCE_HOME || k == SOURCE_OTHER_MD || k == SOURCE_DECK)
+			pb.docs[n++] = site->docs[i];
+	}
+	pb.decks = xcalloc(n + 1, sizeof(*pb.decks));
+	pb.dls = xcalloc(n + 1, sizeof(*pb.dls));
+	for (i = 0; i < n; i++)
+		diag_init(&pb.dls[i]);
+	pool_run(site->jobs, n, S_page_job, &pb);
+	for (i = 0; i < n; i++) {
+		diag_move(dl, &pb.dls[i]);
+		diag_free(&pb.dls[i]);
+		if (pb.docs[i]->src->kind == SOURCE_HOME)
+			site->home = pb.docs[i];
+		if (pb.decks[i]) {
+			site->decks = xgrow(site->decks, &cap, site->ndecks + 1, sizeof(*site->decks));
+			site->decks[site->ndecks++] = pb.decks[i];
+		}
+	}
+	free(pb.docs);
+	free(pb.decks);
+	free(pb.dls);
+}
+
 int
 site_load(struct site *site, const char *root, const struct site_options *opt,
     struct diag_list *dl)
 {
-	size_t errors = dl->errors, i, before, cap = 0;
+	size_t errors = dl->errors, i, before;
 	char *toml_path, *content_dir;
 	unsigned char *over;
 
@@ -1628,30 +1696,7 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	over = S_parse_docs(site, site->jobs);
 	S_limit_elements(site, over, dl);
 	free(over);
-	for (i = 0; i < site->ndocs; i++) {
-		struct doc *d = site->docs[i];
-		struct heading_list hl = { 0 };
-
-		switch (d->src->kind) {
-		case SOURCE_HOME:
-			site->home = d;
-			d->url = xstrdup("index.html");
-			S_build_page(d, &hl, dl);
-			S_headings_free(&hl);
-			break;
-		case SOURCE_OTHER_MD:
-			S_build_page(d, &hl, dl);
-			S_headings_free(&hl);
-			S_unpublished(d, dl);
-			break;
-		case SOURCE_DECK:
-			site->decks = xgrow(site->decks, &cap, site->ndecks + 1, sizeof(*site->decks));
-			site->decks[site->ndecks++] = S_build_deck(d, dl);
-			break;
-		default:
-			break;
-		}
-	}
+	S_build_pages_and_decks(site, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), S_cmp_deck);
 	S_build_tests(site, dl);
