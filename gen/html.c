@@ -1003,6 +1003,12 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
+	if (site_chapter_tree((struct chapter *)c) == -1) {
+		diag_error(h->dl, c->doc->src->display, 0, 0,
+		    "internal error: the chapter parsed differently the second time");
+		tvars_free(v);
+		return -1;
+	}
 	S_part_begin(&body, h);
 	if (c->nsections > 0) {
 		sorted = xmalloc(c->nsections * sizeof(*sorted));
@@ -1078,6 +1084,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	render_out_footnotes(r, &body.out);
 	render_free(r);
 	free(sorted);
+	site_chapter_tree_done((struct chapter *)c);
 	tvars_nodes(v, "body", S_part_nodes(&body));
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);

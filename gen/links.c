@@ -760,6 +760,7 @@ struct walker {
 	int block_line;                /* body-relative start line of the current block */
 	int delta_line;                /* the line `delta` was found for */
 	int delta;
+	int recording;                 /* links_record: keep each use, check none */
 };
 
 static void
@@ -959,41 +960,72 @@ S_targets_finish(struct doc *d)
 	d->ntargets = j;
 }
 
-static void
-S_link(struct walker *w, cmark_node *n, const struct owner *o)
+/*
+ * Where a link or image of w->doc is written and what it says, as found
+ * in the tree: the columns repaired (S_inline_col, S_snap_col) and
+ * whether it is reference-style. 0 for a node with no destination.
+ */
+static int
+S_link_use(struct walker *w, cmark_node *n, struct link_use *u)
 {
-	int is_image = cmark_node_get_type(n) == CMARK_NODE_IMAGE;
 	const char *dest = cmark_node_get_url(n);
-	int line = cmark_node_get_start_line(n) + w->doc->src->body_line - 1;
-	int col = S_inline_col(w, n), ref;
-	struct resolution r;
-	enum resolve_status st;
 	size_t len;
 	const char *s;
 
 	if (dest == NULL)
-		return;
+		return 0;
+	u->dest = (char *)dest;
+	u->is_image = cmark_node_get_type(n) == CMARK_NODE_IMAGE;
+	u->line = cmark_node_get_start_line(n) + w->doc->src->body_line - 1;
+	u->col = S_inline_col(w, n);
 	/* Bare autolinks are absolute; only `[...]` links need a position fix. */
-	s = doc_line(w->doc, line, &len);
-	if (s && (col < 1 || (size_t)col > len ||
-	    s[col - 1] != (is_image ? '!' : '[')))
-		col = S_snap_col(w, line, col, is_image);
-	ref = S_is_reference(w, line, col, is_image);
-	st = S_check(w, dest, is_image, line, col, ref, &r);
+	s = doc_line(w->doc, u->line, &len);
+	if (s && (u->col < 1 || (size_t)u->col > len ||
+	    s[u->col - 1] != (u->is_image ? '!' : '[')))
+		u->col = S_snap_col(w, u->line, u->col, u->is_image);
+	u->ref = S_is_reference(w, u->line, u->col, u->is_image);
+	return 1;
+}
+
+/* Checks one use of a link; what it leads to goes to the records and the doc's targets. */
+static void
+S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
+{
+	struct resolution r;
+	enum resolve_status st;
+
+	st = S_check(w, u->dest, u->is_image, u->line, u->col, u->ref, &r);
 	if (st != R_EXTERNAL)
 		w->rec->links++;
-	if (st == R_BROKEN && ref) {
+	if (st == R_BROKEN && u->ref) {
 		/* Reported at its definition, unless none was found there. */
-		if (S_find_refdef(&w->defs, dest) == NULL) {
+		if (S_find_refdef(&w->defs, u->dest) == NULL) {
 			S_resolution_free(&r);
-			S_check(w, dest, is_image, line, col, 0, &r);
+			S_check(w, u->dest, u->is_image, u->line, u->col, 0, &r);
 		}
 	}
 	if (st == R_OK) {
 		S_record(w->rec, &r, o);
-		S_target_add(w->doc, dest, &r);
+		S_target_add(w->doc, u->dest, &r);
 	}
 	S_resolution_free(&r);
+}
+
+static void
+S_link(struct walker *w, cmark_node *n, const struct owner *o)
+{
+	struct link_use u;
+
+	if (!S_link_use(w, n, &u))
+		return;
+	if (w->recording) {
+		struct doc *d = w->doc;
+
+		u.dest = xstrdup(u.dest);
+		d->uses = xgrow(d->uses, &d->uses_cap, d->nuses + 1, sizeof(*d->uses));
+		d->uses[d->nuses++] = u;
+	} else
+		S_link_check(w, &u, o);
 }
 
 /* Walks one top-level block of w->doc, checking links as owner o. */
@@ -1060,6 +1092,9 @@ S_walk_doc(struct walker *w, struct doc *d)
 		cs = d->deck->cards;
 		nc = d->deck->ncards;
 	}
+	/* A chapter whose tree is gone left its links behind (links_record); no owner has a chapter. */
+	for (i = 0; d->root == NULL && i < d->nuses; i++)
+		S_link_check(w, &d->uses[i], &o);
 	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
 		if (qi < nq && qs[qi].heading == n) {
 			o.q = &qs[qi++];
@@ -1160,6 +1195,36 @@ links_resolve(struct site *site, struct diag_list *dl)
 	free(wb.order);
 	S_assets_unique(site);
 	return dl->errors > errors ? -1 : 0;
+}
+
+void
+links_record(struct doc *d)
+{
+	struct record_list rec;
+	struct walker w;
+	cmark_node *n;
+	size_t len;
+
+	memset(&w, 0, sizeof(w));
+	memset(&rec, 0, sizeof(rec));
+	w.doc = d;
+	w.rec = &rec;
+	w.recording = 1;
+	doc_line(d, d->src->body_line, &len);   /* builds the line index */
+	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))
+		S_walk_block(&w, n, NULL);
+}
+
+void
+links_uses_free(struct doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nuses; i++)
+		free(d->uses[i].dest);
+	free(d->uses);
+	d->uses = NULL;
+	d->nuses = d->uses_cap = 0;
 }
 
 int

@@ -20,6 +20,15 @@ int links_resolve(struct site *site, struct diag_list *dl);
 int links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl);
 
 /*
+ * Keeps every link and image of doc d as written (d->uses), so its tree
+ * can go before links_resolve: that then checks the uses kept, with the
+ * same diagnostics, in the same order. For a doc no question or card is
+ * in (a chapter). links_uses_free frees them.
+ */
+void links_record(struct doc *d);
+void links_uses_free(struct doc *d);
+
+/*
  * Where a link destination written in doc `from` leads in the output, as
  * a URL below out/ with any fragment ("guide/ring/index.html#ring-all-reduce");
  * the path is percent-encoded (url_encode_path), so the first '#' starts

@@ -242,6 +242,22 @@ S_holds_blocks(cmark_node *n)
 	}
 }
 
+/*
+ * The block after n in document order, never leaving root, or NULL. It
+ * does not descend into paragraphs, headings or tables: a heading is only
+ * ever a child of the document, a quote, a list item or a footnote, and
+ * inline nodes are most of a tree.
+ */
+static cmark_node *
+S_next_block(cmark_node *root, cmark_node *n)
+{
+	if (S_holds_blocks(n) && cmark_node_first_child(n))
+		return cmark_node_first_child(n);
+	while (n != root && cmark_node_next(n) == NULL)
+		n = cmark_node_parent(n);
+	return n == root ? NULL : cmark_node_next(n);
+}
+
 static void
 S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallback,
     int check_dups, struct diag_list *dl)
@@ -250,14 +266,7 @@ S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallb
 	cmark_node *n;
 	size_t i, j;
 
-	/*
-	 * Blocks in document order, without descending into paragraphs,
-	 * headings or tables: a heading is only ever a child of the document,
-	 * a quote, a list item or a footnote, and inline nodes are most of a
-	 * tree.
-	 */
-	n = cmark_node_first_child(d->root);
-	while (n) {
+	for (n = cmark_node_first_child(d->root); n; n = S_next_block(d->root, n)) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			struct heading *h;
 
@@ -269,13 +278,6 @@ S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallb
 			h->top = cmark_node_parent(n) == d->root;
 			doc_node_pos(d, n, &h->line, &h->col);
 		}
-		if (S_holds_blocks(n) && cmark_node_first_child(n)) {
-			n = cmark_node_first_child(n);
-			continue;
-		}
-		while (n != d->root && cmark_node_next(n) == NULL)
-			n = cmark_node_parent(n);
-		n = n == d->root ? NULL : cmark_node_next(n);
 	}
 
 	/* Editing text nodes is safe now the walk is over. */
@@ -1285,6 +1287,16 @@ S_same_address(const struct site *site, struct diag_list *dl)
 	free(k);
 }
 
+/* Parsing every doc (S_parse_docs), and for streamed chapters building them. */
+struct parse_batch {
+	struct site *site;
+	size_t max;                /* [limits] max_elements */
+	unsigned char *over;       /* per doc: more elements than max */
+	int stream;                /* chapters: built as parsed, their trees dropped (site_options) */
+	struct chapter **chapters; /* per doc, when streamed: its chapter */
+	struct diag_list *dls;     /* per doc, when streamed: building its chapter */
+};
+
 /* Chapters, built each from its own doc, in parallel. */
 struct chapter_batch {
 	struct doc **docs;
@@ -1302,19 +1314,25 @@ S_chapter_job(void *arg, size_t job, int worker)
 }
 
 static void
-S_build_guide(struct site *site, struct diag_list *dl)
+S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 {
 	struct chapter_batch cb;
 	struct chapter_key *keys;
 	size_t i, n = 0;
 
 	cb.docs = xcalloc(site->ndocs + 1, sizeof(*cb.docs));
+	cb.chapters = xcalloc(site->ndocs + 1, sizeof(*cb.chapters));
+	cb.dls = xcalloc(site->ndocs + 1, sizeof(*cb.dls));
 	for (i = 0; i < site->ndocs; i++)
-		if (site->docs[i]->src->kind == SOURCE_CHAPTER)
+		if (site->docs[i]->src->kind == SOURCE_CHAPTER) {
+			/* Streamed chapters were built as they were parsed: their diagnostics come here, in doc order. */
+			cb.chapters[n] = pb->chapters[i];
+			cb.dls[n] = pb->dls[i];
+			diag_init(&pb->dls[i]);
 			cb.docs[n++] = site->docs[i];
-	cb.chapters = xcalloc(n + 1, sizeof(*cb.chapters));
-	cb.dls = xcalloc(n + 1, sizeof(*cb.dls));
-	pool_run(site->jobs, n, S_chapter_job, &cb);
+		}
+	if (!pb->stream)
+		pool_run(site->jobs, n, S_chapter_job, &cb);
 	for (i = 0; i < n; i++) {
 		diag_move(dl, &cb.dls[i]);
 		diag_free(&cb.dls[i]);
@@ -1344,11 +1362,24 @@ S_build_guide(struct site *site, struct diag_list *dl)
 
 /* Loading. */
 
-struct parse_batch {
-	struct site *site;
-	size_t max;                /* [limits] max_elements */
-	unsigned char *over;       /* per doc: more elements than max */
-};
+/*
+ * A streamed chapter's tree goes once the chapter is built and its links
+ * kept (links_record): what it held is a tenth of its source in text and
+ * ten times the source in nodes. site_chapter_tree parses it again.
+ */
+static void
+S_chapter_drop_tree(struct chapter *c)
+{
+	struct doc *d = c->doc;
+	size_t i;
+
+	for (i = 0; i < c->nsections; i++)
+		c->sections[i]->heading = NULL;
+	for (i = 0; i < d->nanchors; i++)
+		d->anchors[i].node = NULL;
+	cmark_node_free(d->root);
+	d->root = NULL;
+}
 
 static void
 S_parse_job(void *arg, size_t job, int worker)
@@ -1361,17 +1392,28 @@ S_parse_job(void *arg, size_t job, int worker)
 	(void)worker;
 	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
 	pb->over[job] = nodes > pb->max;
+	if (!pb->stream || src->kind != SOURCE_CHAPTER)
+		return;
+	/* What S_limit_elements does, before the chapter is built from the tree. */
+	if (pb->over[job]) {
+		cmark_node_free(d->root);
+		d->root = md_parse("", 0);
+		d->src->broken = 1;
+	}
+	pb->chapters[job] = S_build_chapter(d, &pb->dls[job]);
+	links_record(d);
+	d->streamed = 1;
+	S_chapter_drop_tree(pb->chapters[job]);
 }
 
 /*
  * Every Markdown file parsed, each on its own (in parallel); the model is
- * built from them in order after. Returns, per doc, whether it has more
- * elements than [limits] max_elements (caller frees).
+ * built from them in order after. pb->over says, per doc, whether it has
+ * more elements than [limits] max_elements (caller frees pb's arrays).
  */
-static unsigned char *
-S_parse_docs(struct site *site, int nthreads)
+static void
+S_parse_docs(struct site *site, struct parse_batch *pb, int stream)
 {
-	struct parse_batch pb;
 	size_t i, cap = 0;
 
 	for (i = 0; i < site->sources.len; i++) {
@@ -1385,11 +1427,15 @@ S_parse_docs(struct site *site, int nthreads)
 		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
 		site->docs[site->ndocs++] = d;
 	}
-	pb.site = site;
-	pb.max = (size_t)site->cfg.limits.max_elements;
-	pb.over = xcalloc(site->ndocs + 1, 1);
-	pool_run(nthreads, site->ndocs, S_parse_job, &pb);
-	return pb.over;
+	pb->site = site;
+	pb->max = (size_t)site->cfg.limits.max_elements;
+	pb->over = xcalloc(site->ndocs + 1, 1);
+	pb->stream = stream;
+	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
+	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
+	for (i = 0; i < site->ndocs; i++)
+		diag_init(&pb->dls[i]);
+	pool_run(site->jobs, site->ndocs, S_parse_job, pb);
 }
 
 static void
@@ -1447,8 +1493,11 @@ S_limit_elements(struct site *site, const unsigned char *over, struct diag_list 
 		diag_error(dl, d->src->display, 0, 0,
 		    "more than %zu Markdown elements (headings, paragraphs, list items, "
 		    "links, ...): split the file, or raise [limits] max_elements in site.toml", max);
-		cmark_node_free(d->root);
-		d->root = md_parse("", 0);
+		/* A streamed chapter was built from an empty tree already (S_parse_job). */
+		if (d->root != NULL) {
+			cmark_node_free(d->root);
+			d->root = md_parse("", 0);
+		}
 		d->src->broken = 1;
 	}
 }
@@ -1574,7 +1623,8 @@ S_check_outputs(struct site *site, struct diag_list *dl)
 /*
  * The Markdown bytes, once everything is parsed and linked: the model
  * holds all that is read after, and a build need not keep a second copy
- * of its sources. Linked files (assets) stay: they are copied out.
+ * of its sources. Linked files (assets) stay: they are copied out, and
+ * so do streamed chapters' sources, parsed again to be rendered.
  */
 static void
 S_drop_sources(struct site *site)
@@ -1584,6 +1634,9 @@ S_drop_sources(struct site *site)
 	for (i = 0; i < site->ndocs; i++) {
 		struct doc *d = site->docs[i];
 
+		links_uses_free(d);
+		if (d->root == NULL)
+			continue;
 		free(d->src->data);
 		d->src->data = NULL;
 		d->src->len = 0;
@@ -1593,6 +1646,55 @@ S_drop_sources(struct site *site)
 		d->line_starts = NULL;
 		d->nlines = 0;
 	}
+}
+
+int
+site_chapter_tree(struct chapter *c)
+{
+	struct doc *d = c->doc;
+	const struct source *src = d->src;
+	size_t k = 0, i;
+	cmark_node *n;
+
+	if (d->root != NULL)
+		return 0;
+	/* A broken source was built from an empty tree (S_limit_elements). */
+	d->root = src->broken || src->body == NULL ? md_parse("", 0) : md_parse(src->body, src->body_len);
+	for (n = cmark_node_first_child(d->root); n; n = S_next_block(d->root, n))
+		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+			if (k < c->nsections)
+				c->sections[k]->heading = n;
+			k++;
+		}
+	if (k != c->nsections) {
+		/* The same bytes, parsed the same way: never. */
+		S_chapter_drop_tree(c);
+		return -1;
+	}
+	/* As S_collect_headings leaves them: attributes taken out of the text. */
+	for (i = 0; i < c->nsections; i++) {
+		struct md_attrs a;
+		const char *err;
+
+		if (md_heading_attrs(c->sections[i]->heading, &a, &err) == 1)
+			md_attrs_free(&a);
+	}
+	for (i = 0; i < d->nanchors; i++) {
+		struct anchor *a = &d->anchors[i];
+
+		if (a->kind == ANCHOR_HEADING && a->u.section && a->u.section->heading) {
+			a->node = a->u.section->heading;
+			S_mark_heading(a->node, a->id);
+		}
+	}
+	return 0;
+}
+
+void
+site_chapter_tree_done(struct chapter *c)
+{
+	if (c->doc->streamed)
+		S_chapter_drop_tree(c);
 }
 
 /* The home page, other pages and decks: each doc on its own, in parallel. */
@@ -1669,7 +1771,7 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 {
 	size_t errors = dl->errors, i, before;
 	char *toml_path, *content_dir;
-	unsigned char *over;
+	struct parse_batch pb;
 
 	memset(site, 0, sizeof(*site));
 	site->root = xstrdup(root);
@@ -1693,14 +1795,18 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
 	free(content_dir);
 
-	over = S_parse_docs(site, site->jobs);
-	S_limit_elements(site, over, dl);
-	free(over);
+	S_parse_docs(site, &pb, opt && opt->drop_sources);
+	S_limit_elements(site, pb.over, dl);
 	S_build_pages_and_decks(site, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), S_cmp_deck);
 	S_build_tests(site, dl);
-	S_build_guide(site, dl);
+	S_build_guide(site, &pb, dl);
+	for (i = 0; i < site->ndocs; i++)
+		diag_free(&pb.dls[i]);
+	free(pb.over);
+	free(pb.chapters);
+	free(pb.dls);
 	S_mark_all_headings(site);
 	for (i = 0; i < site->ndocs; i++) {
 		struct doc *d = site->docs[i];
@@ -1791,9 +1897,11 @@ S_doc_free_job(void *arg, size_t job, int worker)
 		free(d->targets[j].target);
 	}
 	free(d->targets);
+	links_uses_free(d);
 	free(d->line_starts);
 	free(d->url);
-	cmark_node_free(d->root);
+	if (d->root != NULL)
+		cmark_node_free(d->root);
 	free(d);
 }
 

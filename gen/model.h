@@ -62,6 +62,17 @@ struct doc {
 	size_t nlines;
 	struct link_target *targets; /* private (links.c): where its links lead, by destination */
 	size_t ntargets, targets_cap;
+	struct link_use *uses;     /* private (links.c): its links, kept when its tree went (links_record) */
+	size_t nuses, uses_cap;
+	int streamed;              /* a chapter whose tree is parsed again for each use (site_chapter_tree) */
+};
+
+/* A link or image as written in a doc (links_record). */
+struct link_use {
+	char *dest;
+	int line, col;
+	int is_image;
+	int ref;                   /* reference-style: [text][label] */
 };
 
 /* A link destination of a doc and its output target (links_output_target). */
@@ -220,7 +231,14 @@ struct site {
 struct site_options {
 	int strict;                /* warnings are errors */
 	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
-	int drop_sources;          /* free the Markdown bytes once loaded (build, print: not serve, check --dump) */
+	/*
+	 * One-shot commands (build, print, check without --dump): free the
+	 * Markdown bytes once loaded, and stream chapters: each is built as
+	 * it is parsed, its links kept as written, and its tree dropped, to
+	 * be parsed again when its page is rendered (site_chapter_tree).
+	 * Not serve, which reloads from the model it keeps.
+	 */
+	int drop_sources;
 };
 
 /*
@@ -231,6 +249,15 @@ struct site_options {
 int site_load(struct site *site, const char *root, const struct site_options *opt,
     struct diag_list *dl);
 void site_free(struct site *site);
+
+/*
+ * A streamed chapter's tree, parsed again from its source, with its
+ * sections' and anchors' headings pointing into it as when it was loaded;
+ * site_chapter_tree_done drops it. For a chapter whose tree was kept,
+ * both do nothing. -1 if the tree did not come out as it did at load.
+ */
+int site_chapter_tree(struct chapter *c);
+void site_chapter_tree_done(struct chapter *c);
 
 /* What site_reload changed: the pages to write again. */
 struct site_change {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "markdown.h"
 #include "model.h"
 #include "util.h"
 #include "site_fixture.h"
@@ -364,11 +365,79 @@ test_mistakes(void)
 	}
 }
 
+/*
+ * A one-shot load streams chapters: built as parsed, trees dropped, links
+ * kept as written and checked later, every diagnostic where a kept tree
+ * puts it; site_chapter_tree gives the tree back with each section's
+ * heading (its attribute block taken off, its id marked), and
+ * site_chapter_tree_done drops it again.
+ */
+static void
+test_streamed_chapters(void)
+{
+	static const char chapter[] =
+	    "+++\ntitle = \"Ring\"\n+++\n\n"
+	    "# Ring {#ring-top}\n\nSee [the tree](tree.md#leaves) and [nowhere](gone.md).\n\n"
+	    "> ## In a quote {.aside}\n\n"
+	    "## Steps\n\n- item\n\n  ### Nested in an item\n";
+	static const char *const want_ids[] = { "ring-top", "in-a-quote", "steps", "nested-in-an-item" };
+	struct site_options so = { 0 };
+	struct site kept, streamed;
+	struct diag_list dk, ds;
+	struct chapter *c = NULL;
+	size_t i;
+
+	CHECK_GROUP("streamed chapters");
+	fixture_begin();
+	fixture_put("content/guide/ring.md", chapter);
+	fixture_put("content/guide/tree.md", "# Tree\n\n## Leaves\n\nBack to [the ring](ring.md#steps).\n");
+	diag_init(&dk);
+	diag_init(&ds);
+	site_load(&kept, fixture_root, &so, &dk);
+	so.drop_sources = 1;
+	site_load(&streamed, fixture_root, &so, &ds);
+	diag_sort(&dk);
+	diag_sort(&ds);
+	{
+		char *a = xstrdup(fixture_diags(&dk));
+
+		CHECK_STR(fixture_diags(&ds), a, "the same diagnostics as a load that keeps its trees");
+		CHECK(strstr(a, "ring.md:7:") != NULL, "the broken link is reported at its line");
+		free(a);
+	}
+	for (i = 0; i < streamed.nchapters; i++)
+		if (strcmp(streamed.chapters[i]->slug, "ring") == 0)
+			c = streamed.chapters[i];
+	CHECK(c != NULL, "the chapter is in the guide");
+	if (c == NULL)
+		goto out;
+	CHECK(c->doc->root == NULL, "its tree is gone once loaded");
+	CHECK(c->nsections == 4 && c->sections[0]->heading == NULL, "its sections point at no heading");
+	CHECK_INT(site_chapter_tree(c), 0, "site_chapter_tree parses it again");
+	CHECK(c->doc->root != NULL, "the tree is back");
+	for (i = 0; i < c->nsections && i < 4; i++) {
+		cmark_node *h = c->sections[i]->heading;
+		char *text = h ? md_plain_text(h) : NULL;
+
+		CHECK(h && cmark_node_get_type(h) == CMARK_NODE_HEADING, "each section has its heading");
+		CHECK_STR(h ? doc_heading_id(c->doc, h) : NULL, want_ids[i], "each heading carries its id");
+		CHECK(text && strchr(text, '{') == NULL, "attribute blocks are taken off the text");
+		free(text);
+	}
+	site_chapter_tree_done(c);
+	CHECK(c->doc->root == NULL && c->sections[1]->heading == NULL, "site_chapter_tree_done drops it");
+out:
+	site_free(&kept);
+	diag_free(&dk);
+	fixture_end(&streamed, &ds);
+}
+
 int
 main(void)
 {
 	test_structure();
 	test_summary_singular();
 	test_mistakes();
+	test_streamed_chapters();
 	return check_finish();
 }
