@@ -11,6 +11,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +59,9 @@ cmark_manage_extensions_special_characters(cmark_parser *parser, int add)
 }
 
 static cmark_parser *
-S_parser(void)
+S_parser(cmark_mem *mem)
 {
-	cmark_parser *p = cmark_parser_new(MD_PARSE_OPTIONS);
+	cmark_parser *p = cmark_parser_new_with_mem(MD_PARSE_OPTIONS, mem);
 	size_t i;
 
 	for (i = 0; i < MD_NEXTENSIONS; i++) {
@@ -79,7 +81,7 @@ S_register(void)
 	cmark_parser *p;
 
 	cmark_gfm_core_extensions_ensure_registered();
-	p = S_parser();
+	p = S_parser(cmark_get_default_mem_allocator());
 	*(void **)&mark = dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
 	if (mark != NULL)
 		mark(p, 1);
@@ -186,15 +188,213 @@ md_parse(const char *md, size_t len)
 	return md_parse_counted(md, len, NULL);
 }
 
+static cmark_node *S_parse(const char *md, size_t len, size_t *nodes, cmark_mem *mem);
+
+/* ---- scratch trees ----------------------------------------------------- */
+
+/*
+ * A tree that lives only within one job (a streamed chapter's, parsed,
+ * used and dropped) is allocated from a scratch arena: bump allocation,
+ * no free of its own, everything released at once. Allocation and free
+ * were a third of parsing. cmark_mem has no context pointer, so the
+ * arena in use is the thread's current one, and every allocation into
+ * such a tree (parsing, and later edits: heading attributes, repaired
+ * literals) must happen on the thread that parsed it, before
+ * md_scratch_free.
+ *
+ * Each block has a header: the arena's blocks say so and are never freed
+ * on their own; a block made when no arena was current is an ordinary
+ * malloc; a pointer with neither mark came from elsewhere and goes to
+ * free. Under AddressSanitizer every block is its own allocation, so
+ * overruns are still caught.
+ */
+#define SCRATCH_ARENA 0x5163726174636841ULL   /* header marks */
+#define SCRATCH_HEAP 0x5163726174636848ULL
+#if defined(__SANITIZE_ADDRESS__)
+#define SCRATCH_CHUNK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCRATCH_CHUNK 0
+#endif
+#endif
+#ifndef SCRATCH_CHUNK
+#define SCRATCH_CHUNK (256 * 1024)
+#endif
+
+struct scratch_head {
+	uint64_t mark;
+	size_t size;               /* bytes after the header */
+};
+
+struct scratch_chunk {
+	struct scratch_chunk *next;
+	size_t size, used;         /* bytes after this header */
+	max_align_t align[];
+};
+
+struct md_scratch {
+	struct scratch_chunk *chunks;  /* the newest first; bump allocation in it */
+	void *last;                    /* the newest block: it may grow in place */
+	struct md_scratch *prev;       /* the thread's current arena before this one */
+};
+
+static _Thread_local struct md_scratch *S_current;
+
+static size_t
+S_round(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+static void *
+S_scratch_alloc(size_t size)
+{
+	struct md_scratch *a = S_current;
+	struct scratch_chunk *c;
+	struct scratch_head *h;
+	size_t need;
+
+	if (size > SIZE_MAX / 2)
+		return NULL;
+	need = sizeof(*h) + S_round(size);
+	if (a == NULL) {
+		if ((h = malloc(need)) == NULL)
+			return NULL;
+		h->mark = SCRATCH_HEAP;
+		h->size = size;
+		return h + 1;
+	}
+	c = a->chunks;
+	if (c == NULL || c->size - c->used < need) {
+		size_t csize = need > SCRATCH_CHUNK / 4 ? need : SCRATCH_CHUNK;
+
+		if ((c = malloc(sizeof(*c) + csize)) == NULL)
+			return NULL;
+		c->size = csize;
+		c->used = 0;
+		/* A dedicated chunk goes behind the current one, which keeps its room. */
+		if (a->chunks && need > SCRATCH_CHUNK / 4) {
+			c->next = a->chunks->next;
+			a->chunks->next = c;
+		} else {
+			c->next = a->chunks;
+			a->chunks = c;
+		}
+	}
+	h = (struct scratch_head *)((char *)c->align + c->used);
+	c->used += need;
+	h->mark = SCRATCH_ARENA;
+	h->size = size;
+	a->last = h + 1;
+	return h + 1;
+}
+
+static void *
+S_scratch_calloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / 2 / size)
+		return NULL;
+	if ((p = S_scratch_alloc(n * size)) != NULL)
+		memset(p, 0, n * size);
+	return p;
+}
+
+static void *
+S_scratch_realloc(void *p, size_t size)
+{
+	struct scratch_head *h;
+	struct scratch_chunk *c;
+	void *q;
+
+	if (p == NULL)
+		return S_scratch_alloc(size);
+	h = (struct scratch_head *)p - 1;
+	if (h->mark == SCRATCH_HEAP) {
+		if ((h = realloc(h, sizeof(*h) + S_round(size))) == NULL)
+			return NULL;
+		h->size = size;
+		return h + 1;
+	}
+	if (h->mark != SCRATCH_ARENA)
+		return realloc(p, size);
+	/* The newest block of the chunk in use grows where it is (a strbuf filling up). */
+	if (size <= h->size)
+		return p;
+	c = S_current ? S_current->chunks : NULL;
+	if (c && S_current->last == p &&
+	    (char *)p + S_round(h->size) == (char *)c->align + c->used &&
+	    S_round(size) - S_round(h->size) <= c->size - c->used) {
+		c->used += S_round(size) - S_round(h->size);
+		h->size = size;
+		return p;
+	}
+	if ((q = S_scratch_alloc(size)) == NULL)
+		return NULL;
+	memcpy(q, p, h->size < size ? h->size : size);
+	return q;
+}
+
+static void
+S_scratch_free(void *p)
+{
+	struct scratch_head *h;
+
+	if (p == NULL)
+		return;
+	h = (struct scratch_head *)p - 1;
+	if (h->mark == SCRATCH_HEAP)
+		free(h);
+	else if (h->mark != SCRATCH_ARENA)
+		free(p);
+	/* An arena's block goes with the arena. */
+}
+
+static cmark_mem S_scratch_mem = { S_scratch_calloc, S_scratch_realloc, S_scratch_free };
+
+cmark_node *
+md_parse_scratch(const char *md, size_t len, size_t *nodes, struct md_scratch **scratch)
+{
+	struct md_scratch *a = xcalloc(1, sizeof(*a));
+
+	a->prev = S_current;
+	S_current = a;
+	*scratch = a;
+	return S_parse(md, len, nodes, &S_scratch_mem);
+}
+
+void
+md_scratch_free(struct md_scratch *a)
+{
+	struct scratch_chunk *c, *next;
+
+	if (a == NULL)
+		return;
+	if (S_current == a)
+		S_current = a->prev;
+	for (c = a->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
+}
+
 cmark_node *
 md_parse_counted(const char *md, size_t len, size_t *nodes)
+{
+	return S_parse(md, len, nodes, cmark_get_default_mem_allocator());
+}
+
+static cmark_node *
+S_parse(const char *md, size_t len, size_t *nodes, cmark_mem *mem)
 {
 	cmark_parser *p;
 	cmark_node *doc;
 	size_t n;
 
 	pthread_once(&S_registered, S_register);
-	p = S_parser();
+	p = S_parser(mem);
 	cmark_parser_feed(p, md, len);
 	if (S_marks_kept)
 		doc = cmark_parser_finish(p);

@@ -15,6 +15,16 @@
 cmark_node *md_parse(const char *md, size_t len);
 /* md_parse, and *nodes gets how many nodes the tree has. */
 cmark_node *md_parse_counted(const char *md, size_t len, size_t *nodes);
+/*
+ * md_parse_counted into a scratch arena (*scratch) that becomes the
+ * calling thread's current one: the tree is never freed node by node,
+ * but all at once by md_scratch_free, on that thread, which must also be
+ * the one to make any change to the tree before. What cmark allocates
+ * with the tree's allocator (cmark_render_* output) lives there too.
+ */
+struct md_scratch;
+cmark_node *md_parse_scratch(const char *md, size_t len, size_t *nodes, struct md_scratch **scratch);
+void md_scratch_free(struct md_scratch *scratch);
 #define MD_PARSE_OPTIONS (CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES)
 /*
  * 1 if md_parse's inline passes run side by side, 0 if they take turns

@@ -1377,7 +1377,8 @@ S_chapter_drop_tree(struct chapter *c)
 		c->sections[i]->heading = NULL;
 	for (i = 0; i < d->nanchors; i++)
 		d->anchors[i].node = NULL;
-	cmark_node_free(d->root);
+	md_scratch_free(d->scratch);
+	d->scratch = NULL;
 	d->root = NULL;
 }
 
@@ -1387,17 +1388,22 @@ S_parse_job(void *arg, size_t job, int worker)
 	struct parse_batch *pb = arg;
 	struct doc *d = pb->site->docs[job];
 	const struct source *src = d->src;
-	size_t nodes;
+	const char *body = src->body ? src->body : "";
+	size_t len = src->body ? src->body_len : 0, nodes;
 
 	(void)worker;
-	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
-	pb->over[job] = nodes > pb->max;
-	if (!pb->stream || src->kind != SOURCE_CHAPTER)
+	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
+		d->root = md_parse_counted(body, len, &nodes);
+		pb->over[job] = nodes > pb->max;
 		return;
+	}
+	/* A tree for this job only: in scratch memory, dropped whole (S_chapter_drop_tree). */
+	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
+	pb->over[job] = nodes > pb->max;
 	/* What S_limit_elements does, before the chapter is built from the tree. */
 	if (pb->over[job]) {
-		cmark_node_free(d->root);
-		d->root = md_parse("", 0);
+		md_scratch_free(d->scratch);
+		d->root = md_parse_scratch("", 0, NULL, &d->scratch);
 		d->src->broken = 1;
 	}
 	pb->chapters[job] = S_build_chapter(d, &pb->dls[job]);
@@ -1659,7 +1665,10 @@ site_chapter_tree(struct chapter *c)
 	if (d->root != NULL)
 		return 0;
 	/* A broken source was built from an empty tree (S_limit_elements). */
-	d->root = src->broken || src->body == NULL ? md_parse("", 0) : md_parse(src->body, src->body_len);
+	if (src->broken || src->body == NULL)
+		d->root = md_parse_scratch("", 0, NULL, &d->scratch);
+	else
+		d->root = md_parse_scratch(src->body, src->body_len, NULL, &d->scratch);
 	for (n = cmark_node_first_child(d->root); n; n = S_next_block(d->root, n))
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			if (k < c->nsections)

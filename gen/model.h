@@ -65,6 +65,7 @@ struct doc {
 	struct link_use *uses;     /* private (links.c): its links, kept when its tree went (links_record) */
 	size_t nuses, uses_cap;
 	int streamed;              /* a chapter whose tree is parsed again for each use (site_chapter_tree) */
+	struct md_scratch *scratch; /* where a streamed chapter's tree lives, while it does */
 };
 
 /* A link or image as written in a doc (links_record). */

@@ -360,6 +360,52 @@ test_threads(void)
 	CHECK_INT(total, 0, "no parse on any thread lost a strikethrough or an autolink");
 }
 
+/*
+ * A tree parsed into scratch memory is the tree md_parse makes, whatever
+ * the blocks' sizes: a paragraph longer than an arena chunk and a string
+ * buffer that keeps growing take the other paths. Edits allocate into it
+ * too; md_scratch_free releases it all (ASan watches every block).
+ */
+static void
+test_scratch(void)
+{
+	struct md_scratch *sc = NULL;
+	struct md_attrs a;
+	const char *err;
+	cmark_node *kept, *scratch, *h;
+	char *x1, *x2, *t;
+	struct buf b;
+	size_t i, n1 = 0, n2 = 0;
+
+	CHECK_GROUP("scratch");
+	buf_init(&b);
+	buf_puts(&b, "# Title {#top .x}\n\n| a | b |\n|---|---|\n| ~~1~~ | www.example.com |\n\n");
+	for (i = 0; i < 40000; i++)
+		buf_puts(&b, i % 7 ? "word " : "*em* ");
+	buf_puts(&b, "\n\n- [x] done\n- [ ] not\n\n");
+	for (i = 0; i < 3000; i++)
+		buf_printf(&b, "Line %zu of a long paragraph [link](x%zu.md)\n", i, i);
+	kept = md_parse_counted(b.data, b.len, &n1);
+	scratch = md_parse_scratch(b.data, b.len, &n2, &sc);
+	CHECK(sc != NULL, "a scratch arena is made");
+	CHECK(n1 == n2 && n1 > 20000, "as many nodes either way");
+	x1 = cmark_render_xml(kept, CMARK_OPT_SOURCEPOS);
+	x2 = cmark_render_xml(scratch, CMARK_OPT_SOURCEPOS);
+	CHECK(strcmp(x1, x2) == 0, "the same tree, source positions and all");
+	free(x1);
+	/* cmark renders with the tree's allocator: x2 is in the arena and goes with it. */
+	h = cmark_node_first_child(scratch);
+	CHECK_INT(md_heading_attrs(h, &a, &err), 1, "heading attributes are taken off a scratch tree");
+	CHECK_STR(a.id, "top", "the id is read");
+	md_attrs_free(&a);
+	t = md_plain_text(h);
+	CHECK_STR(t, "Title", "and the heading's text is edited in place");
+	free(t);
+	md_scratch_free(sc);
+	cmark_node_free(kept);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -369,5 +415,6 @@ main(void)
 	test_parse();
 	test_pathological();
 	test_threads();
+	test_scratch();
 	return check_finish();
 }
