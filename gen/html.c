@@ -91,26 +91,6 @@ S_counts(const struct test *t)
 	return buf_detach(&b);
 }
 
-/* A URL below out/ (with any #fragment) as seen from page; both are file paths. */
-static char *
-S_link(const char *page, const char *target, const char *fragment)
-{
-	char *rel, *res, *epage, *etarget;
-
-	if (strcmp(page, target) == 0 && fragment)
-		return xasprintf("#%s", fragment);
-	epage = url_encode_path(page);
-	etarget = url_encode_path(target);
-	rel = path_relative(epage, etarget);
-	free(epage);
-	free(etarget);
-	if (fragment == NULL)
-		return rel;
-	res = xasprintf("%s#%s", rel, fragment);
-	free(rel);
-	return res;
-}
-
 /*
  * Sets a template value to the URL of a file below out/ (percent-encoded,
  * so odd file names survive), with an optional fragment.
@@ -127,19 +107,6 @@ S_url_var(struct tvars *v, const char *name, const char *path, const char *fragm
 	}
 	tvars_text(v, name, url);
 	free(url);
-}
-
-static void
-S_link_el(struct render_out *o, const char *page, const char *target, const char *fragment,
-    const char *text)
-{
-	char *href = S_link(page, target, fragment);
-
-	render_out_open(o, "a", NULL);
-	render_out_attr(o, "href", href);
-	render_out_text(o, text);
-	render_out_close(o);
-	free(href);
 }
 
 static struct render *
@@ -928,29 +895,73 @@ S_deck(struct html *h, const struct deck *d)
 
 /* ---- guide chapters ---------------------------------------------------- */
 
-static void
-S_xref_item(struct render_out *o, const struct xref *x, const char *page)
+/*
+ * The href of an item linking from page to a question or card on
+ * target's page. A list links to a few pages, each many times: the
+ * relative path to the last target is kept.
+ */
+struct xref_href {
+	const char *page, *target;
+	char *rel;                 /* page -> target, or NULL for the page itself */
+	struct buf b;
+};
+
+static const char *
+S_xref_href(struct xref_href *xh, const char *target, const char *fragment)
 {
-	char *s;
+	if (xh->target != target) {
+		free(xh->rel);
+		xh->rel = NULL;
+		if (strcmp(xh->page, target) != 0) {
+			char *epage = url_encode_path(xh->page), *etarget = url_encode_path(target);
+
+			xh->rel = path_relative(epage, etarget);
+			free(epage);
+			free(etarget);
+		}
+		xh->target = target;
+	}
+	buf_reset(&xh->b);
+	buf_put(&xh->b, "", 0);
+	if (xh->rel)
+		buf_puts(&xh->b, xh->rel);
+	buf_putc(&xh->b, '#');
+	buf_puts(&xh->b, fragment);
+	return buf_str(&xh->b);
+}
+
+static void
+S_xref_item(struct render_out *o, const struct xref *x, struct xref_href *xh)
+{
+	char num[32];
 
 	render_out_open(o, "li", NULL);
+	render_out_open(o, "a", NULL);
 	if (x->kind == XREF_QUESTION) {
 		const struct question *q = x->u.question;
 
-		S_link_el(o, page, q->topic->test->url, q->id, q->stem_text);
-		render_out_text(o, " ");
-		s = xasprintf("question \xc2\xb7 %s", S_diff_name(q->difficulty));
+		render_out_attr(o, "href", S_xref_href(xh, q->topic->test->url, q->id));
+		render_out_text(o, q->stem_text);
 	} else {
 		const struct card *c = x->u.card;
 
-		S_link_el(o, page, c->deck->url, c->id, c->front_text);
-		render_out_text(o, " ");
-		s = xasprintf("card %d", c->number);
+		render_out_attr(o, "href", S_xref_href(xh, c->deck->url, c->id));
+		render_out_text(o, c->front_text);
 	}
-	render_out_open(o, "span", "kind");
-	render_out_text(o, s);
 	render_out_close(o);
-	free(s);
+	render_out_text(o, " ");
+	render_out_open(o, "span", "kind");
+	if (x->kind == XREF_QUESTION) {
+		buf_reset(&xh->b);
+		buf_put(&xh->b, "", 0);
+		buf_puts(&xh->b, "question \xc2\xb7 ");
+		buf_puts(&xh->b, S_diff_name(x->u.question->difficulty));
+		render_out_text(o, buf_str(&xh->b));
+	} else {
+		snprintf(num, sizeof(num), "card %d", x->u.card->number);
+		render_out_text(o, num);
+	}
+	render_out_close(o);
 	render_out_close(o);
 	render_out_nl(o);
 }
@@ -959,6 +970,7 @@ S_xref_item(struct render_out *o, const struct xref *x, const char *page)
 static void
 S_practise(struct render_out *o, const struct xref_list *xl, const char *about, const char *page)
 {
+	struct xref_href xh = { page, NULL, NULL, { 0 } };
 	char *label;
 	size_t i;
 
@@ -975,8 +987,11 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 	render_out_nl(o);
 	render_out_open(o, "ul", NULL);
 	render_out_nl(o);
+	buf_init(&xh.b);
 	for (i = 0; i < xl->len; i++)
-		S_xref_item(o, &xl->v[i], page);
+		S_xref_item(o, &xl->v[i], &xh);
+	buf_free(&xh.b);
+	free(xh.rel);
 	render_out_close(o);
 	render_out_nl(o);
 	render_out_close(o);
