@@ -4,7 +4,8 @@
  * Oracles: a slug holds no ASCII but a-z, 0-9, - and _ (GitHub's rule,
  * and what keeps ids safe in URLs and selectors); an attribute id or
  * class holds no space, quote, '<', '>', '#' or control byte; the
- * slugger never hands out the same id twice.
+ * slugger never hands out the same id twice; a tree parsed into scratch
+ * memory (md_parse_scratch) is the tree md_parse makes.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *seen[256];
 	size_t nseen = 0;
 
+	{
+		struct md_scratch *sc;
+		cmark_node *copy = md_parse_scratch((const char *)data, size, NULL, &sc);
+		char *x1 = cmark_render_xml(root, CMARK_OPT_SOURCEPOS);
+		/* Rendered with the scratch tree's allocator: released with it. */
+		char *x2 = cmark_render_xml(copy, CMARK_OPT_SOURCEPOS);
+
+		if (strcmp(x1, x2) != 0)
+			S_fail("a scratch tree differs from a plain one", "");
+		free(x1);
+		md_scratch_free(sc);
+	}
 	md_slugger_init(&sl);
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
