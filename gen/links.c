@@ -1200,15 +1200,12 @@ links_resolve(struct site *site, struct diag_list *dl)
 void
 links_record(struct doc *d)
 {
-	struct record_list rec;
 	struct walker w;
 	cmark_node *n;
 	size_t len;
 
 	memset(&w, 0, sizeof(w));
-	memset(&rec, 0, sizeof(rec));
 	w.doc = d;
-	w.rec = &rec;
 	w.recording = 1;
 	doc_line(d, d->src->body_line, &len);   /* builds the line index */
 	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))

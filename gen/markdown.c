@@ -199,8 +199,9 @@ static cmark_node *S_parse(const char *md, size_t len, size_t *nodes, cmark_mem 
  * were a third of parsing. cmark_mem has no context pointer, so the
  * arena in use is the thread's current one, and every allocation into
  * such a tree (parsing, and later edits: heading attributes, repaired
- * literals) must happen on the thread that parsed it, before
- * md_scratch_free.
+ * literals) must happen on the thread that parsed it while the arena is
+ * still its current one: from md_parse_scratch to md_scratch_free, with
+ * no other arena begun between.
  *
  * Each block has a header: the arena's blocks say so and are never freed
  * on their own; a block made when no arena was current is an ordinary

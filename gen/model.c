@@ -1707,16 +1707,16 @@ site_chapter_tree_done(struct chapter *c)
 }
 
 /* The home page, other pages and decks: each doc on its own, in parallel. */
-struct page_batch {
+struct pages_batch {
 	struct doc **docs;
 	struct deck **decks;       /* per doc: its deck, or NULL */
 	struct diag_list *dls;     /* per doc, moved into the site's list in file order */
 };
 
 static void
-S_page_job(void *arg, size_t job, int worker)
+S_pages_job(void *arg, size_t job, int worker)
 {
-	struct page_batch *pb = arg;
+	struct pages_batch *pb = arg;
 	struct doc *d = pb->docs[job];
 	struct diag_list *dl = &pb->dls[job];
 	struct heading_list hl = { 0 };
@@ -1744,7 +1744,7 @@ S_page_job(void *arg, size_t job, int worker)
 static void
 S_build_pages_and_decks(struct site *site, struct diag_list *dl)
 {
-	struct page_batch pb;
+	struct pages_batch pb;
 	size_t i, n = 0, cap = 0;
 
 	pb.docs = xcalloc(site->ndocs + 1, sizeof(*pb.docs));
@@ -1758,7 +1758,7 @@ S_build_pages_and_decks(struct site *site, struct diag_list *dl)
 	pb.dls = xcalloc(n + 1, sizeof(*pb.dls));
 	for (i = 0; i < n; i++)
 		diag_init(&pb.dls[i]);
-	pool_run(site->jobs, n, S_page_job, &pb);
+	pool_run(site->jobs, n, S_pages_job, &pb);
 	for (i = 0; i < n; i++) {
 		diag_move(dl, &pb.dls[i]);
 		diag_free(&pb.dls[i]);

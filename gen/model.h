@@ -70,7 +70,7 @@ struct doc {
 
 /* A link or image as written in a doc (links_record). */
 struct link_use {
-	char *dest;
+	char *dest;                /* owned in doc->uses; borrowed from the tree during a walk */
 	int line, col;
 	int is_image;
 	int ref;                   /* reference-style: [text][label] */
