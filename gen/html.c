@@ -1565,6 +1565,8 @@ html_update(struct html_site *hs, const struct site_change *ch, const char *outd
 	}
 	if (ch->deck)
 		rc |= S_deck(h, ch->deck);
+	if (ch->home)
+		rc |= S_home(h);
 	if (ch->chapter)
 		rc |= S_chapter(h, ch->chapter,
 		    S_index((void *const *)site->chapters, site->nchapters, ch->chapter));

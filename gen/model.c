@@ -2235,10 +2235,10 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	memset(ch, 0, sizeof(*ch));
 	diag_init(&tmp);
 	tmp.strict = dl->strict;
-	/* Only a published topic, deck or chapter; anything else may move pages. */
+	/* Only a published topic, deck or chapter, or the home page; anything else may move pages. */
 	if (old == NULL || d == NULL || d->url == NULL || old->broken ||
 	    (!(old->kind == SOURCE_TOPIC && d->topic) && !(old->kind == SOURCE_DECK && d->deck) &&
-	    !(old->kind == SOURCE_CHAPTER && d->chapter)))
+	    !(old->kind == SOURCE_CHAPTER && d->chapter) && !(old->kind == SOURCE_HOME && d == site->home)))
 		goto out;
 	src = content_reread(old, (size_t)site->cfg.limits.max_file_size, &tmp);
 	/* The front matter names, weighs and places the page: an edit of it is a new site. */
@@ -2260,10 +2260,16 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 		ndk = S_build_deck(nd, &tmp);
 		if (!S_same_deck(d->deck, ndk))
 			goto out;
-	} else {
+	} else if (d->chapter) {
 		nc = S_build_chapter(nd, &tmp);
 		if (!S_same_chapter(d->chapter, nc))
 			goto out;
+	} else {
+		/* The home page: its headings' anchors are all others see of it (S_same_anchors). */
+		struct heading_list hl = { 0 };
+
+		S_build_page(nd, &hl, &tmp);
+		S_headings_free(&hl);
 	}
 	for (i = 0; i < nd->nanchors; i++)
 		if (nd->anchors[i].node)
@@ -2303,10 +2309,11 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 		S_commit_topic(d->topic, ntp, nd);
 	else if (ndk)
 		S_commit_deck(d->deck, ndk, nd);
-	else {
+	else if (nc) {
 		ch->chapter = d->chapter;
 		S_commit_chapter(d->chapter, nc, nd);
-	}
+	} else
+		ch->home = 1;
 	for (i = 0; i < site->sources.len; i++)
 		if (site->sources.v[i] == old)
 			site->sources.v[i] = src;

@@ -126,6 +126,12 @@ after_edit "the link fixed" rebuilt "$T/collectives.md" \
 	's.replace("#no-such-section)", "#ring-all-reduce)", 1)'
 after_edit "an edit after the rebuild" updated "$T/collectives.md" \
 	's.replace("A ring all-reduce has two phases. Which?", "A ring all-reduce runs in two phases. Which two?")'
+after_edit "the home page's paragraph" updated content/index.md \
+	's.replace("Start with the", "Begin with the", 1)'
+after_edit "the home page's heading renamed, its id kept" updated content/index.md \
+	's.replace("## In print {#in-print}", "## On paper {#in-print}", 1)'
+after_edit "the home page gains a heading" rebuilt content/index.md \
+	's.replace("## Offline {#offline}", "## Offline {#offline}\n\n## A new part\n\nText.", 1)'
 
 kill -INT "$pid"
 wait_for 20 sh -c "! kill -0 $pid" && ok "stops on SIGINT" || notok "stops on SIGINT" "still running"
