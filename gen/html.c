@@ -1567,6 +1567,8 @@ html_update(struct html_site *hs, const struct site_change *ch, const char *outd
 		rc |= S_deck(h, ch->deck);
 	if (ch->home)
 		rc |= S_home(h);
+	if (ch->test)
+		rc |= S_test(h, ch->test, S_index((void *const *)site->tests, site->ntests, ch->test));
 	if (ch->chapter)
 		rc |= S_chapter(h, ch->chapter,
 		    S_index((void *const *)site->chapters, site->nchapters, ch->chapter));

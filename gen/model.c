@@ -2228,6 +2228,7 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	struct chapter *nc = NULL;
 	struct diag_list tmp;
 	struct owners ow = { NULL, NULL, 0, NULL };
+	struct block_range intro = { NULL, NULL };
 	uint64_t *before = NULL;
 	size_t i, len, cap = 0, nodes;
 	int rc = SITE_RELOAD_ALL;
@@ -2235,10 +2236,11 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	memset(ch, 0, sizeof(*ch));
 	diag_init(&tmp);
 	tmp.strict = dl->strict;
-	/* Only a published topic, deck or chapter, or the home page; anything else may move pages. */
+	/* Only a published topic, deck, chapter, test introduction or the home page; anything else may move pages. */
 	if (old == NULL || d == NULL || d->url == NULL || old->broken ||
 	    (!(old->kind == SOURCE_TOPIC && d->topic) && !(old->kind == SOURCE_DECK && d->deck) &&
-	    !(old->kind == SOURCE_CHAPTER && d->chapter) && !(old->kind == SOURCE_HOME && d == site->home)))
+	    !(old->kind == SOURCE_CHAPTER && d->chapter) && !(old->kind == SOURCE_HOME && d == site->home) &&
+	    !(old->kind == SOURCE_TEST_INDEX && d->test && d->test->index == d)))
 		goto out;
 	src = content_reread(old, (size_t)site->cfg.limits.max_file_size, &tmp);
 	/* The front matter names, weighs and places the page: an edit of it is a new site. */
@@ -2263,6 +2265,24 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	} else if (d->chapter) {
 		nc = S_build_chapter(nd, &tmp);
 		if (!S_same_chapter(d->chapter, nc))
+			goto out;
+	} else if (old->kind == SOURCE_TEST_INDEX) {
+		/* A test's _index.md: its title (perhaps its # heading) must stay; the intro may change. */
+		struct heading_list hl = { 0 };
+		const struct heading *title_h;
+		char *title;
+		cmark_node *n;
+		int same;
+
+		S_build_page(nd, &hl, &tmp);
+		title = S_page_title(nd, &hl, "test", &title_h, &tmp);
+		same = title && strcmp(title, d->test->title) == 0;
+		for (n = cmark_node_first_child(nd->root); n; n = cmark_node_next(n))
+			if (title_h == NULL || n != title_h->node)
+				S_range_add(&intro, n);
+		free(title);
+		S_headings_free(&hl);
+		if (!same)
 			goto out;
 	} else {
 		/* The home page: its headings' anchors are all others see of it (S_same_anchors). */
@@ -2312,6 +2332,9 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	else if (nc) {
 		ch->chapter = d->chapter;
 		S_commit_chapter(d->chapter, nc, nd);
+	} else if (old->kind == SOURCE_TEST_INDEX) {
+		ch->test = d->test;
+		d->test->intro = intro;
 	} else
 		ch->home = 1;
 	for (i = 0; i < site->sources.len; i++)

@@ -262,9 +262,10 @@ void site_chapter_tree_done(struct chapter *c);
 
 /* What site_reload changed: the pages to write again. */
 struct site_change {
-	struct topic *topic;       /* the file reloaded: one of these four */
+	struct topic *topic;       /* the file reloaded: one of these five */
 	struct deck *deck;
 	struct chapter *chapter;
+	struct test *test;         /* its _index.md */
 	int home;                  /* content/index.md */
 	struct chapter **chapters; /* chapters listing the topic's questions or the deck's cards */
 	size_t nchapters;
@@ -274,8 +275,8 @@ enum { SITE_RELOADED, SITE_RELOAD_ALL };
 
 /*
  * Reads content/<rel> again after an edit (serve) and puts it into the
- * loaded site in place, if it is a topic, deck, chapter or the home page
- * whose shape the edit left alone: the same front matter bytes, the same question, card
+ * loaded site in place, if it is a topic, deck, chapter, test's _index.md
+ * or the home page whose shape the edit left alone: the same front matter bytes, the same question, card
  * or section ids in the same order (and classes, titles, levels), the
  * same anchors, no new linked file, and no diagnostic that fails the
  * build. Then every struct the rest of the model points at stays where

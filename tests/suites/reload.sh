@@ -126,6 +126,10 @@ after_edit "the link fixed" rebuilt "$T/collectives.md" \
 	's.replace("#no-such-section)", "#ring-all-reduce)", 1)'
 after_edit "an edit after the rebuild" updated "$T/collectives.md" \
 	's.replace("A ring all-reduce has two phases. Which?", "A ring all-reduce runs in two phases. Which two?")'
+after_edit "a test's introduction" updated "$T/_index.md" \
+	's.replace("The easy questions check vocabulary", "The easy questions test vocabulary", 1)'
+after_edit "a test's introduction gains a link" updated "$T/_index.md" \
+	's.replace("what crosses the network", "what crosses the [network](../../guide/collectives.md)", 1)'
 after_edit "the home page's paragraph" updated content/index.md \
 	's.replace("Start with the", "Begin with the", 1)'
 after_edit "the home page's heading renamed, its id kept" updated content/index.md \
