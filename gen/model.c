@@ -2236,9 +2236,10 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	memset(ch, 0, sizeof(*ch));
 	diag_init(&tmp);
 	tmp.strict = dl->strict;
-	/* Only a published topic, deck, chapter, test introduction or the home page; anything else may move pages. */
+	/* Only a published topic (or one-file test), deck, chapter, test introduction or the home page; anything else may move pages. */
 	if (old == NULL || d == NULL || d->url == NULL || old->broken ||
-	    (!(old->kind == SOURCE_TOPIC && d->topic) && !(old->kind == SOURCE_DECK && d->deck) &&
+	    (!(old->kind == SOURCE_TOPIC && d->topic) && !(old->kind == SOURCE_TEST_FILE && d->topic) &&
+	    !(old->kind == SOURCE_DECK && d->deck) &&
 	    !(old->kind == SOURCE_CHAPTER && d->chapter) && !(old->kind == SOURCE_HOME && d == site->home) &&
 	    !(old->kind == SOURCE_TEST_INDEX && d->test && d->test->index == d)))
 		goto out;
@@ -2253,7 +2254,12 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	nd->root = md_parse_counted(src->body, src->body_len, &nodes);
 	if (nodes > (size_t)site->cfg.limits.max_elements)
 		goto out;
-	if (d->topic) {
+	if (d->topic && old->kind == SOURCE_TEST_FILE) {
+		/* A one-file test is its only topic, titled as the test (S_build_tests). */
+		ntp = S_build_topic(nd, d->topic->test, d->topic->slug, DIFF_NONE, &tmp);
+		if (ntp->title == NULL || !S_same_topic(d->topic, ntp))
+			goto out;
+	} else if (d->topic) {
 		ntp = S_build_topic(nd, d->topic->test, d->topic->slug,
 		    d->topic->test->index->src->fm.difficulty, &tmp);
 		if (!S_same_topic(d->topic, ntp))
@@ -2325,9 +2331,14 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 		for (i = 0; i < site->nchapters; i++)
 			before[i] = S_chapter_owners(site->chapters[i], &ow, 1, &shown);
 	}
-	if (ntp)
+	if (ntp) {
 		S_commit_topic(d->topic, ntp, nd);
-	else if (ndk)
+		if (old->kind == SOURCE_TEST_FILE) {
+			/* What comes before the first question introduces the test. */
+			d->test->intro = d->topic->intro;
+			memset(&d->topic->intro, 0, sizeof(d->topic->intro));
+		}
+	} else if (ndk)
 		S_commit_deck(d->deck, ndk, nd);
 	else if (nc) {
 		ch->chapter = d->chapter;

@@ -39,6 +39,30 @@ scenario() {
 rm -rf "$tmp/site" "$tmp/run"
 mkdir -p "$tmp/site" "$tmp/run"
 cp -r site.toml content "$tmp/site/"
+# A one-file test beside the default site's folder test.
+cat >"$tmp/site/content/quiz/warm-up.md" <<'WARMUP'
++++
+title = "Warm-up"
++++
+
+Two questions to start with.
+
+## What does a data-parallel rank hold? {#dp-holds .easy}
+
+- [x] A full copy of the model
+- [ ] A slice of every layer
+
+Each rank runs the whole model on its own slice of the batch. See
+[data parallelism](../guide/data-parallelism.md).
+
+## What does an all-reduce leave on every rank? {#ar-leaves .easy}
+
+- [x] The sum of every rank's buffer
+- [ ] Its own buffer, unchanged
+
+Every rank ends with the same reduced buffer. See
+[collectives](../guide/collectives.md).
+WARMUP
 [ -d themes ] && mkdir -p "$tmp/site/themes" && cp -r themes/default "$tmp/site/themes/"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp TMPDIR=$tmp/run "$Q" serve -C "$tmp/site" --port "$port" >"$tmp/log" 2>&1 &
@@ -130,6 +154,10 @@ after_edit "a test's introduction" updated "$T/_index.md" \
 	's.replace("The easy questions check vocabulary", "The easy questions test vocabulary", 1)'
 after_edit "a test's introduction gains a link" updated "$T/_index.md" \
 	's.replace("what crosses the network", "what crosses the [network](../../guide/collectives.md)", 1)'
+after_edit "a one-file test's question" updated content/quiz/warm-up.md \
+	's.replace("What does a data-parallel rank hold?", "What does each data-parallel rank hold?", 1)'
+after_edit "a one-file test's introduction" updated content/quiz/warm-up.md \
+	's.replace("Two questions to start with.", "Two easy questions to start with.", 1)'
 after_edit "the home page's paragraph" updated content/index.md \
 	's.replace("Start with the", "Begin with the", 1)'
 after_edit "the home page's heading renamed, its id kept" updated content/index.md \
