@@ -47,7 +47,6 @@ struct heading {
 	int top;                   /* a child of the document itself */
 	struct md_attrs attrs;
 	int has_attrs;
-	int attrs_col;             /* column of the attribute block's "{" */
 	char *text;                /* plain text, attributes taken off */
 	char *id;                  /* explicit or slug, unique in the file */
 };
@@ -204,7 +203,10 @@ site_doc(const struct site *site, const char *rel)
 
 /* Headings: attributes and ids, for every doc alike. */
 
-/* Column of the last "{" on the heading's line, where its attributes start. */
+/*
+ * Column of the last "{" on the heading's line, where its attributes
+ * start: for diagnostics only, so found when one is made.
+ */
 static int
 S_attrs_col(struct doc *d, const struct heading *h)
 {
@@ -287,10 +289,8 @@ S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallb
 		int rc;
 
 		rc = md_heading_attrs(h->node, &h->attrs, &err);
-		if (rc != 0)
-			h->attrs_col = S_attrs_col(d, h);
 		if (rc == -1) {
-			diag_error(dl, d->src->display, h->line, h->attrs_col,
+			diag_error(dl, d->src->display, h->line, S_attrs_col(d, h),
 			    "malformed heading attributes: %s", err);
 			md_attrs_free(&h->attrs);
 		}
@@ -308,7 +308,7 @@ S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallb
 			for (j = 0; j < i; j++)
 				if (hl->v[j].attrs.id && strcmp(hl->v[j].attrs.id, h->attrs.id) == 0)
 					break;
-			diag_error(dl, d->src->display, h->line, h->attrs_col,
+			diag_error(dl, d->src->display, h->line, S_attrs_col(d, h),
 			    "duplicate %sid \"%s\": line %d has it already",
 			    top_fallback && h->top && h->level == 2 ? "card " : "", h->attrs.id,
 			    j < i ? hl->v[j].line : 0);
@@ -525,12 +525,12 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 			if (strcmp(c, names[k]) == 0)
 				break;
 		if (k == 3) {
-			diag_error(dl, d->src->display, h->line, h->attrs_col,
+			diag_error(dl, d->src->display, h->line, S_attrs_col(d, h),
 			    "unknown class .%s on a question; expected .easy, .medium, .hard or .sample", c);
 			continue;
 		}
 		if (set != NULL && strcmp(set, c) != 0) {
-			diag_error(dl, d->src->display, h->line, h->attrs_col,
+			diag_error(dl, d->src->display, h->line, S_attrs_col(d, h),
 			    "question \"%s\" has two difficulties, .%s and .%s: keep one", q->id, set, c);
 			continue;
 		}
