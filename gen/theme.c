@@ -722,6 +722,29 @@ S_text_of(const struct tval *tv)
 	return NULL;
 }
 
+/*
+ * What data-qd-attr-<target>="name" on an element el sets target to, or
+ * NULL to leave it out: name's text, or the text of its nodes (*own, for
+ * the caller to free); a URL made relative to the page, and dropped when
+ * unsafe. Both the tree fill and the emitter take it from here.
+ */
+static const char *
+S_attr_fill_text(struct fill *f, const struct tvars *v, const char *name, const char *target,
+    const char *el, char **own)
+{
+	const struct tval *tv = name ? S_lookup(v, name) : NULL;
+	const char *text = NULL;
+
+	*own = NULL;
+	if (tv && tv->kind == TV_TEXT)
+		text = tv->text;
+	else if (tv && tv->kind == TV_NODES)
+		text = *own = S_text_of(tv);
+	if (text && S_is_url_attr(target))
+		text = links_url_is_safe(text, strcmp(el, "img") == 0) ? S_fill_url(f, text) : NULL;
+	return text;
+}
+
 /* Sets attributes from data-qd-attr-*, rewrites template URLs, drops data-qd-*. */
 static void
 S_fill_attrs(struct fill *f, xmlNodePtr n, const struct tvars *v)
@@ -753,18 +776,10 @@ S_fill_attrs(struct fill *f, xmlNodePtr n, const struct tvars *v)
 		next = a->next;
 		if (strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) == 0) {
 			const char *target = an + strlen(ATTR_PREFIX "attr-");
-			char *name_copy, *content = NULL;
+			char *name_copy, *content;
 			const char *name = S_attr_value(a, &name_copy);
-			const struct tval *tv = name ? S_lookup(v, name) : NULL;
-			const char *text = NULL;
+			const char *text = S_attr_fill_text(f, v, name, target, (const char *)n->name, &content);
 
-			if (tv && tv->kind == TV_TEXT)
-				text = tv->text;
-			else if (tv && tv->kind == TV_NODES)
-				text = content = S_text_of(tv);
-			if (text && S_is_url_attr(target))
-				text = links_url_is_safe(text, strcmp((const char *)n->name, "img") == 0) ?
-				    S_fill_url(f, text) : NULL;
 			if (text)
 				xmlSetProp(n, (const xmlChar *)target, (const xmlChar *)text);
 			free(content);
@@ -1689,21 +1704,14 @@ S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
 	/* Targets never start with data-qd- (S_emit_ok): the ones appended need no visit. */
 	nattrs = e->nattrs;
 	for (i = 0; i < nattrs; i++) {
-		const char *an = e->attrs[i].name, *target, *name, *text = NULL;
-		const struct tval *tv;
-		char *content = NULL;
+		const char *an = e->attrs[i].name, *target, *text;
+		char *content;
 
 		if (strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) != 0)
 			continue;
 		target = an + strlen(ATTR_PREFIX "attr-");
-		name = e->attrs[i].value ? e->attrs[i].value : "";
-		if ((tv = S_lookup(v, name)) != NULL && tv->kind == TV_TEXT)
-			text = tv->text;
-		else if (tv && tv->kind == TV_NODES)
-			text = content = S_text_of(tv);
-		if (text && S_is_url_attr(target))
-			text = links_url_is_safe(text, strcmp((const char *)n->name, "img") == 0) ?
-			    S_fill_url(f, text) : NULL;
+		text = S_attr_fill_text(f, v, e->attrs[i].value ? e->attrs[i].value : "", target,
+		    (const char *)n->name, &content);
 		if (text)
 			S_emit_set_attr(e, target, text);
 		free(content);
