@@ -999,7 +999,7 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 }
 
 static int
-S_chapter(struct html *h, const struct chapter *c, size_t index)
+S_chapter(struct html *h, struct chapter *c, size_t index)
 {
 	const char *page = c->url;
 	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
@@ -1018,7 +1018,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
-	if (site_chapter_tree((struct chapter *)c) == -1) {
+	if (site_chapter_tree(c) == -1) {
 		diag_error(h->dl, c->doc->src->display, 0, 0,
 		    "internal error: the chapter parsed differently the second time");
 		tvars_free(v);
@@ -1099,7 +1099,7 @@ S_chapter(struct html *h, const struct chapter *c, size_t index)
 	render_out_footnotes(r, &body.out);
 	render_free(r);
 	free(sorted);
-	site_chapter_tree_done((struct chapter *)c);
+	site_chapter_tree_done(c);
 	tvars_nodes(v, "body", S_part_nodes(&body));
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
