@@ -1641,16 +1641,16 @@ S_drop_sources(struct site *site)
 		struct doc *d = site->docs[i];
 
 		links_uses_free(d);
-		if (d->root == NULL)
+		free(d->line_starts);
+		d->line_starts = NULL;
+		d->nlines = 0;
+		if (d->streamed)
 			continue;
 		free(d->src->data);
 		d->src->data = NULL;
 		d->src->len = 0;
 		d->src->body = NULL;
 		d->src->body_len = 0;
-		free(d->line_starts);
-		d->line_starts = NULL;
-		d->nlines = 0;
 	}
 }
 
