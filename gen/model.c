@@ -857,6 +857,29 @@ S_build_page(struct doc *d, struct heading_list *hl, struct diag_list *dl)
 	}
 }
 
+/*
+ * A test's _index.md: its anchors, and its title (the front matter's, or
+ * a leading # heading's; NULL with an error if neither) and introduction
+ * (every other top-level block). Caller frees the title.
+ */
+static char *
+S_test_index(struct doc *d, struct block_range *intro, struct diag_list *dl)
+{
+	struct heading_list hl = { 0 };
+	const struct heading *title_h;
+	char *title;
+	cmark_node *n;
+
+	S_build_page(d, &hl, dl);
+	title = S_page_title(d, &hl, "test", &title_h, dl);
+	memset(intro, 0, sizeof(*intro));
+	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))
+		if (title_h == NULL || n != title_h->node)
+			S_range_add(intro, n);
+	S_headings_free(&hl);
+	return title;
+}
+
 /* The topics of folder tests, built in parallel (S_build_tests). */
 struct topic_job {
 	struct doc *doc;
@@ -893,8 +916,6 @@ S_build_tests(struct site *site, struct diag_list *dl)
 	for (i = 0; i < site->ndocs; i++) {
 		struct doc *d = site->docs[i];
 		struct source *src = d->src;
-		struct heading_list hl = { 0 };
-		const struct heading *title_h;
 		struct test *t;
 		char *slug;
 
@@ -937,20 +958,14 @@ S_build_tests(struct site *site, struct diag_list *dl)
 		} else if (src->kind == SOURCE_TEST_INDEX) {
 			char *dir = path_dirname(src->rel);
 			size_t k, prefix;
-			cmark_node *n;
 			enum difficulty deflt = src->fm.difficulty;
 
 			slug = xstrdup(path_basename(dir));
 			t = S_test_new(slug, d);
 			d->url = xstrdup(t->url);
-			S_build_page(d, &hl, dl);
-			t->title = S_page_title(d, &hl, "test", &title_h, dl);
+			t->title = S_test_index(d, &t->intro, dl);
 			if (t->title == NULL)
 				t->title = xstrdup(slug);
-			for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))
-				if (title_h == NULL || n != title_h->node)
-					S_range_add(&t->intro, n);
-			S_headings_free(&hl);
 			prefix = strlen(dir) + 1;
 			for (k = 0, ntopics = 0; k < site->ndocs; k++) {
 				struct doc *td = site->docs[k];
@@ -2274,20 +2289,10 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 			goto out;
 	} else if (old->kind == SOURCE_TEST_INDEX) {
 		/* A test's _index.md: its title (perhaps its # heading) must stay; the intro may change. */
-		struct heading_list hl = { 0 };
-		const struct heading *title_h;
-		char *title;
-		cmark_node *n;
-		int same;
+		char *title = S_test_index(nd, &intro, &tmp);
+		int same = title && strcmp(title, d->test->title) == 0;
 
-		S_build_page(nd, &hl, &tmp);
-		title = S_page_title(nd, &hl, "test", &title_h, &tmp);
-		same = title && strcmp(title, d->test->title) == 0;
-		for (n = cmark_node_first_child(nd->root); n; n = cmark_node_next(n))
-			if (title_h == NULL || n != title_h->node)
-				S_range_add(&intro, n);
 		free(title);
-		S_headings_free(&hl);
 		if (!same)
 			goto out;
 	} else {
