@@ -185,17 +185,6 @@ S_cmd_check(const struct cli *cli)
  */
 static struct site S_build_site;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define FREE_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FREE_AT_EXIT 1
-#endif
-#endif
-#ifndef FREE_AT_EXIT
-#define FREE_AT_EXIT 0
-#endif
-
 static int
 S_cmd_build(const struct cli *cli, int html)
 {
@@ -266,7 +255,7 @@ S_cmd_build(const struct cli *cli, int html)
 	}
 	status = S_report(&dl);
 out:
-	if (FREE_AT_EXIT)
+	if (UTIL_ASAN)
 		site_free(site);
 	diag_free(&dl);
 	free(outdir);

@@ -211,16 +211,7 @@ static cmark_node *S_parse(const char *md, size_t len, size_t *nodes, cmark_mem 
  */
 #define SCRATCH_ARENA 0x5163726174636841ULL   /* header marks */
 #define SCRATCH_HEAP 0x5163726174636848ULL
-#if defined(__SANITIZE_ADDRESS__)
-#define SCRATCH_CHUNK 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SCRATCH_CHUNK 0
-#endif
-#endif
-#ifndef SCRATCH_CHUNK
-#define SCRATCH_CHUNK (256 * 1024)
-#endif
+#define SCRATCH_CHUNK (UTIL_ASAN ? 0 : 256 * 1024)
 
 struct scratch_head {
 	uint64_t mark;

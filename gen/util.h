@@ -11,6 +11,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * 1 in a build under AddressSanitizer (gcc or clang), where memory is
+ * managed for the checker to see: every block its own, all freed.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define UTIL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UTIL_ASAN 1
+#endif
+#endif
+#ifndef UTIL_ASAN
+#define UTIL_ASAN 0
+#endif
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
