@@ -38,12 +38,14 @@ struct html {
 	 * Every question of the bank, rendered on its own before the pages
 	 * (S_render_questions): a test page of 10,000 questions is then not
 	 * one long job for one thread. In test, topic, question order;
-	 * first[i] is where test i's start.
+	 * first[i] is where test i's start. A question rendered at load
+	 * (html_render_topic) has no bytes here: its own are filled in place.
 	 */
 	struct frag *frags;
 	size_t nfrags;
 	size_t *first;
 	int replace;               /* pages replace served files: write beside, then rename */
+	struct rendered *holes;    /* rendering at load (html_render_topic): links leave holes here */
 };
 
 /* A question as the serialiser wrote it. */
@@ -119,6 +121,7 @@ S_render(const struct html *h, const struct doc *doc, const char *page, const ch
 	o.doc = doc;
 	o.page_url = page;
 	o.id_prefix = prefix;
+	o.holes = h->holes;
 	return render_new(&o);
 }
 
@@ -375,27 +378,48 @@ S_part_begin(struct part *p, const struct html *h)
  * the blank text that ends them stays a text node of its own: the
  * templates drop blank text before an element they remove.
  */
+static void
+S_raw_nodes(xmlNodePtr holder, const char *data, size_t len)
+{
+	size_t cut, i;
+
+	for (cut = len; cut > 0 && data[cut - 1] != '>'; cut--)
+		;
+	for (i = cut; i < len; i++)
+		if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n')
+			cut = len;
+	if (cut > 0)
+		render_raw(holder, data, cut);
+	if (cut < len)
+		render_text(holder, data + cut);
+}
+
 static xmlNodePtr
 S_part_nodes(struct part *p)
 {
 	xmlNodePtr holder = p->holder;
-	size_t cut, i;
 
 	theme_writer_free(p->out.w);
 	if (holder == NULL) {
 		holder = render_el(NULL, "div", NULL);
-		for (cut = p->b.len; cut > 0 && p->b.data[cut - 1] != '>'; cut--)
-			;
-		for (i = cut; i < p->b.len; i++)
-			if (p->b.data[i] != ' ' && p->b.data[i] != '\t' && p->b.data[i] != '\n')
-				cut = p->b.len;
-		if (cut > 0)
-			render_raw(holder, p->b.data, cut);
-		if (cut < p->b.len)
-			render_text(holder, p->b.data + cut);
+		S_raw_nodes(holder, p->b.data, p->b.len);
 	}
 	buf_free(&p->b);
 	return holder;
+}
+
+/* Content rendered at load, filled for page, as nodes under holder (as S_part_nodes). */
+static void
+S_filled_nodes(const struct html *h, xmlNodePtr holder, const struct doc *doc, const char *page,
+    const struct rendered *rd)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	render_fill(h->site, doc, page, rd, &b);
+	S_raw_nodes(holder, b.data, b.len);
+	buf_free(&b);
 }
 
 /* The part's bytes, as theme_serialize_children writes them (caller frees), and their length. */
@@ -554,7 +578,8 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_nl(out);
 		render_out_open(out, "p", "answer-key");
 		render_out_text(out, ncorrect > 1 ? "Answers: " : "Answer: ");
-		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1 };
+		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1,
+		    .holes = h->holes };
 		copy = render_new(&co);
 		for (i = 0, ncorrect = 0; i < q->noptions; i++) {
 			char letter[24];
@@ -758,9 +783,14 @@ S_test(struct html *h, const struct test *t, size_t index)
 
 	/* Samples, then every question by topic. */
 	for (i = 0; i < t->ntopics; i++)
-		for (k = 0; k < t->topics[i]->nquestions; k++)
-			if (t->topics[i]->questions[k].sample)
-				S_question(h, &so, &t->topics[i]->questions[k], page, 1);
+		for (k = 0; k < t->topics[i]->nquestions; k++) {
+			const struct question *q = &t->topics[i]->questions[k];
+
+			if (q->sample && q->sample_html)
+				S_filled_nodes(h, samples, q->topic->doc, page, q->sample_html);
+			else if (q->sample)
+				S_question(h, &so, q, page, 1);
+		}
 	tvars_nodes(v, "samples", samples);
 	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "bank-title", s);
@@ -777,7 +807,10 @@ S_test(struct html *h, const struct test *t, size_t index)
 		render_nl(sec);
 		render_text(render_el(sec, "h3", NULL), tp->title);
 		render_nl(sec);
-		if (!S_range_empty(&tp->intro)) {
+		if (tp->intro_html) {
+			S_filled_nodes(h, render_el(sec, "div", "topic-intro"), tp->doc, page, tp->intro_html);
+			render_nl(sec);
+		} else if (!S_range_empty(&tp->intro)) {
 			xmlNodePtr intro = render_el(sec, "div", "topic-intro");
 			char *prefix = xasprintf("topic-%s-", tp->slug);
 			struct render *r = S_render(h, tp->doc, page, prefix);
@@ -791,7 +824,10 @@ S_test(struct html *h, const struct test *t, size_t index)
 		/* One node for the topic: libxml2 would join them by copying, over and over. */
 		buf_reset(&joined);
 		for (k = 0; k < tp->nquestions; k++, frag++)
-			buf_put(&joined, frag->html, frag->len);
+			if (frag->q->html)
+				render_fill(h->site, tp->doc, page, frag->q->html, &joined);
+			else
+				buf_put(&joined, frag->html, frag->len);
 		if (joined.len > 0)
 			render_raw(sec, joined.data, joined.len);
 		render_nl(bank);
@@ -1308,6 +1344,9 @@ S_question_job(void *arg, size_t job, int worker)
 	(void)worker;
 	if (build_should_stop())
 		return;
+	/* Rendered at load: S_test fills its holes as it joins the topic's questions. */
+	if (f->q->html)
+		return;
 	S_part_begin(&p, h);
 	S_question(h, &p.out, f->q, f->page, 0);
 	f->html = S_part_bytes(&p, &f->len);
@@ -1481,6 +1520,54 @@ S_pages(struct html *h, int nthreads)
 	}
 	free(pb.res);
 	return rc;
+}
+
+/*
+ * Question q (as a sample or not), or else topic tp's intro, rendered
+ * before linking: bytes with holes (caller frees).
+ */
+static struct rendered *
+S_prerendered(struct html *h, const struct question *q, int sample, const struct topic *tp)
+{
+	struct rendered *rd = xcalloc(1, sizeof(*rd));
+	struct part p;
+
+	h->holes = rd;
+	S_part_begin(&p, h);
+	if (q)
+		S_question(h, &p.out, q, "", sample);
+	else {
+		char *prefix = xasprintf("topic-%s-", tp->slug);
+		struct render *r = S_render(h, tp->doc, "", prefix);
+
+		render_out_blocks(r, &p.out, tp->intro.first, tp->intro.last);
+		render_out_footnotes(r, &p.out);
+		render_free(r);
+		free(prefix);
+	}
+	rd->html = S_part_bytes(&p, &rd->len);
+	h->holes = NULL;
+	return rd;
+}
+
+void
+html_render_topic(const struct site *site, struct topic *tp)
+{
+	struct html h;
+	size_t i, easy = 0;
+
+	memset(&h, 0, sizeof(h));
+	h.site = site;
+	for (i = 0; i < tp->nquestions; i++) {
+		struct question *q = &tp->questions[i];
+
+		q->html = S_prerendered(&h, q, 0, NULL);
+		/* S_test_finish picks samples from the marked, or else the first two easy ones of a topic. */
+		if (q->marked || (q->difficulty == DIFF_EASY && q->has_options && easy++ < 2))
+			q->sample_html = S_prerendered(&h, q, 1, NULL);
+	}
+	if (!S_range_empty(&tp->intro))
+		tp->intro_html = S_prerendered(&h, NULL, 0, tp);
 }
 
 struct html_site {

@@ -32,4 +32,12 @@ int html_write(struct html_site *hs, const char *outdir, int nthreads, struct di
 int html_update(struct html_site *hs, const struct site_change *ch, const char *outdir,
     int nthreads, struct diag_list *dl);
 void html_close(struct html_site *hs);
+
+/*
+ * Renders a topic's questions and intro as the bank will show them, as
+ * it is loaded (site_options.render_topic): bytes with holes for link
+ * targets, filled when the test page is written. On any thread. Not for
+ * a site with unsafe_html, or a topic with footnotes.
+ */
+void html_render_topic(const struct site *site, struct topic *tp);
 #endif

@@ -761,6 +761,7 @@ struct walker {
 	int delta_line;                /* the line `delta` was found for */
 	int delta;
 	int recording;                 /* links_record: keep each use, check none */
+	size_t owner;                  /* links_record: the use's link_use.owner */
 };
 
 static void
@@ -1022,6 +1023,7 @@ S_link(struct walker *w, cmark_node *n, const struct owner *o)
 		struct doc *d = w->doc;
 
 		u.dest = xstrdup(u.dest);
+		u.owner = w->owner;
 		d->uses = xgrow(d->uses, &d->uses_cap, d->nuses + 1, sizeof(*d->uses));
 		d->uses[d->nuses++] = u;
 	} else
@@ -1092,9 +1094,14 @@ S_walk_doc(struct walker *w, struct doc *d)
 		cs = d->deck->cards;
 		nc = d->deck->ncards;
 	}
-	/* A chapter whose tree is gone left its links behind (links_record); no owner has a chapter. */
-	for (i = 0; d->root == NULL && i < d->nuses; i++)
+	/* A doc whose tree is gone left its links behind (links_record), with their owners. */
+	for (i = 0; d->root == NULL && i < d->nuses; i++) {
+		size_t k = d->uses[i].owner;
+
+		o.q = k > 0 && k <= nq ? &qs[k - 1] : NULL;
+		o.c = k > 0 && k <= nc ? &cs[k - 1] : NULL;
 		S_link_check(w, &d->uses[i], &o);
+	}
 	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
 		if (qi < nq && qs[qi].heading == n) {
 			o.q = &qs[qi++];
@@ -1202,14 +1209,20 @@ links_record(struct doc *d)
 {
 	struct walker w;
 	cmark_node *n;
-	size_t len;
+	size_t len, qi = 0, ci = 0;
 
 	memset(&w, 0, sizeof(w));
 	w.doc = d;
 	w.recording = 1;
 	doc_line(d, d->src->body_line, &len);   /* builds the line index */
-	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))
+	/* Owners as S_walk_doc finds them: a question or card owns the blocks from its heading on. */
+	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
+		if (d->topic && qi < d->topic->nquestions && d->topic->questions[qi].heading == n)
+			w.owner = ++qi;
+		else if (d->deck && ci < d->deck->ncards && d->deck->cards[ci].heading == n)
+			w.owner = ++ci;
 		S_walk_block(&w, n, NULL);
+	}
 }
 
 void

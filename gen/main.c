@@ -14,6 +14,7 @@
 
 #include "build.h"
 #include "diag.h"
+#include "html.h"
 #include "model.h"
 #include "pdf.h"
 #include "scaffold.h"
@@ -133,9 +134,12 @@ S_usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* keep: the Markdown bytes are read after loading (check --dump). */
+/*
+ * keep: the Markdown bytes are read after loading (check --dump). html:
+ * the pages will be written, so topics are rendered as they load.
+ */
 static int
-S_load(struct site *site, const struct cli *cli, int keep, struct diag_list *dl)
+S_load(struct site *site, const struct cli *cli, int keep, int html, struct diag_list *dl)
 {
 	struct site_options so;
 
@@ -143,6 +147,7 @@ S_load(struct site *site, const struct cli *cli, int keep, struct diag_list *dl)
 	so.strict = cli->strict;
 	so.jobs = cli->jobs;
 	so.drop_sources = !keep;
+	so.render_topic = html && !keep ? html_render_topic : NULL;
 	dl->strict = cli->strict;
 	return site_load(site, cli->dir, &so, dl);
 }
@@ -162,7 +167,7 @@ S_cmd_check(const struct cli *cli)
 	int status;
 
 	diag_init(&dl);
-	S_load(&site, cli, cli->dump, &dl);
+	S_load(&site, cli, cli->dump, 0, &dl);
 	status = S_report(&dl);
 	if (cli->dump)
 		site_dump(&site, stdout);
@@ -203,7 +208,7 @@ S_cmd_build(const struct cli *cli, int html)
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = isatty(fileno(stderr));
 	bo.jobs = cli->jobs;
-	if (S_load(site, cli, 0, &dl) == 0 && !diag_failed(&dl)) {
+	if (S_load(site, cli, 0, html, &dl) == 0 && !diag_failed(&dl)) {
 		struct print_config *pc = &site->cfg.print;
 		int bad = 0;
 

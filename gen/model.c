@@ -579,6 +579,7 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 		return;
 	}
 	q->options_list = opts;
+	q->has_options = 1;
 	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item)) {
 		struct quiz_option *o;
 		cmark_node *c;
@@ -629,9 +630,10 @@ S_mark_heading(cmark_node *heading, const char *id)
 	cmark_node_set_user_data(heading, (void *)id);
 }
 
+/* t may be NULL: a streamed topic is built before its test (S_parse_job). */
 static struct topic *
-S_build_topic(struct doc *d, struct test *t, const char *slug, enum difficulty deflt,
-    struct diag_list *dl)
+S_build_topic(struct doc *d, struct test *t, const char *url, const char *slug,
+    enum difficulty deflt, struct diag_list *dl)
 {
 	struct heading_list hl = { 0 };
 	const struct heading *title_h;
@@ -644,7 +646,7 @@ S_build_topic(struct doc *d, struct test *t, const char *slug, enum difficulty d
 	tp->test = t;
 	tp->weight = d->src->fm.weight;
 	d->topic = tp;
-	d->url = xstrdup(t->url);
+	d->url = xstrdup(url);
 	/* Question ids are checked across the whole test (S_test_ids). */
 	S_collect_headings(d, &hl, "question", 0, dl);
 	title_h = S_title_heading(&hl);
@@ -813,7 +815,7 @@ S_test_finish(struct test *t, struct diag_list *dl)
 		for (j = 0; j < t->topics[i]->nquestions && nsample < 2; j++) {
 			struct question *q = &t->topics[i]->questions[j];
 
-			if (q->difficulty == DIFF_EASY && q->options_list) {
+			if (q->difficulty == DIFF_EASY && q->has_options) {
 				q->sample = 1;
 				nsample++;
 			}
@@ -886,6 +888,7 @@ struct topic_job {
 	struct test *test;
 	enum difficulty deflt;
 	struct topic *topic;
+	struct diag_list *streamed; /* a streamed topic, built as parsed: its diagnostics */
 };
 
 struct topic_batch {
@@ -902,13 +905,21 @@ S_topic_job(void *arg, size_t job, int worker)
 	char *slug = S_stem(j->doc->src->rel);
 
 	(void)worker;
-	j->topic = S_build_topic(j->doc, j->test, slug, j->deflt, &tb->dls[job]);
+	if (j->streamed) {
+		j->topic = j->doc->topic;
+		j->topic->test = j->test;
+		diag_move(&tb->dls[job], j->streamed);
+	} else
+		j->topic = S_build_topic(j->doc, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
 	free(slug);
 }
 
-/* Builds the tests from content/quiz. docs are in rel order. */
+/*
+ * Builds the tests from content/quiz. docs are in rel order; streamed[i]
+ * holds the diagnostics of docs[i] if it is a topic built as it was parsed.
+ */
 static void
-S_build_tests(struct site *site, struct diag_list *dl)
+S_build_tests(struct site *site, struct diag_list **streamed, struct diag_list *dl)
 {
 	struct topic_batch tb = { NULL, 0, NULL };
 	size_t i, cap = 0, tb_cap = 0, ntopics;
@@ -938,7 +949,7 @@ S_build_tests(struct site *site, struct diag_list *dl)
 			t->topics = NULL;
 			/* The file is the test and its one topic. */
 			{
-				struct topic *tp = S_build_topic(d, t, slug, DIFF_NONE, dl);
+				struct topic *tp = S_build_topic(d, t, t->url, slug, DIFF_NONE, dl);
 
 				S_test_add_topic(t, tp);
 				t->title = tp->title ? xstrdup(tp->title) : NULL;
@@ -978,6 +989,7 @@ S_build_tests(struct site *site, struct diag_list *dl)
 				tb.jobs[tb.n].doc = td;
 				tb.jobs[tb.n].test = t;
 				tb.jobs[tb.n].deflt = deflt;
+				tb.jobs[tb.n].streamed = streamed[k];
 				tb.n++;
 				ntopics++;
 			}
@@ -1307,9 +1319,11 @@ struct parse_batch {
 	struct site *site;
 	size_t max;                /* [limits] max_elements */
 	unsigned char *over;       /* per doc: more elements than max */
-	int stream;                /* chapters: built as parsed, their trees dropped (site_options) */
+	int stream;                /* chapters and topics: built as parsed, their trees dropped (site_options) */
+	void (*render_topic)(const struct site *, struct topic *);
 	struct chapter **chapters; /* per doc, when streamed: its chapter */
-	struct diag_list *dls;     /* per doc, when streamed: building its chapter */
+	struct diag_list *dls;     /* per doc, when streamed: building its chapter or topic */
+	struct diag_list **topic_dls; /* per doc: &dls[i] if it is a topic built as parsed, else NULL */
 };
 
 /* Chapters, built each from its own doc, in parallel. */
@@ -1397,6 +1411,91 @@ S_chapter_drop_tree(struct chapter *c)
 	d->root = NULL;
 }
 
+/*
+ * A streamed topic's tree goes once its questions are built, their links
+ * kept and they are rendered: nothing reads it again. Every pointer into
+ * it is cleared.
+ */
+static void
+S_topic_drop_tree(struct topic *tp)
+{
+	struct doc *d = tp->doc;
+	size_t i, k;
+
+	for (i = 0; i < tp->nquestions; i++) {
+		struct question *q = &tp->questions[i];
+
+		q->heading = q->hint = q->options_list = NULL;
+		memset(&q->stem, 0, sizeof(q->stem));
+		memset(&q->explanation, 0, sizeof(q->explanation));
+		for (k = 0; k < q->noptions; k++)
+			q->options[k].item = q->options[k].feedback = NULL;
+	}
+	memset(&tp->intro, 0, sizeof(tp->intro));
+	for (i = 0; i < d->nanchors; i++)
+		d->anchors[i].node = NULL;
+	md_scratch_free(d->scratch);
+	d->scratch = NULL;
+	d->root = NULL;
+}
+
+/* Footnotes are rendered through libxml2 nodes, which leave no holes (render_fill). */
+static int
+S_has_footnotes(cmark_node *root)
+{
+	cmark_node *n;
+
+	for (n = cmark_node_last_child(root); n; n = cmark_node_previous(n))
+		if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_DEFINITION)
+			return 1;
+	return 0;
+}
+
+/*
+ * A topic of a folder test, built, linked as written and rendered as it
+ * is parsed, its tree then dropped (site_options.drop_sources). Returns 0
+ * if it cannot be: no test to go in, too many elements or footnotes
+ * (d->root is then NULL, for the caller to parse it as any other doc).
+ */
+static int
+S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
+{
+	struct doc *d = pb->site->docs[job];
+	const struct source *index;
+	char *dir = path_dirname(d->src->rel), *path = path_join(dir, "_index.md");
+	char *slug = S_stem(d->src->rel), *url;
+	size_t nodes;
+
+	index = content_find(&pb->site->sources, path);
+	free(path);
+	if (index == NULL || index->kind != SOURCE_TEST_INDEX) {
+		free(dir);
+		free(slug);
+		return 0;
+	}
+	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
+	if (nodes > pb->max || S_has_footnotes(d->root)) {
+		md_scratch_free(d->scratch);
+		d->scratch = NULL;
+		d->root = NULL;
+		free(dir);
+		free(slug);
+		return 0;
+	}
+	/* The url its test will have (S_test_new). */
+	url = xasprintf("quiz/%s/index.html", path_basename(dir));
+	S_build_topic(d, NULL, url, slug, index->fm.difficulty, &pb->dls[job]);
+	links_record(d);
+	if (pb->render_topic)
+		pb->render_topic(pb->site, d->topic);
+	S_topic_drop_tree(d->topic);
+	pb->topic_dls[job] = &pb->dls[job];
+	free(url);
+	free(dir);
+	free(slug);
+	return 1;
+}
+
 static void
 S_parse_job(void *arg, size_t job, int worker)
 {
@@ -1407,6 +1506,9 @@ S_parse_job(void *arg, size_t job, int worker)
 	size_t len = src->body ? src->body_len : 0, nodes;
 
 	(void)worker;
+	if (pb->stream && src->kind == SOURCE_TOPIC && !pb->site->cfg.markdown.unsafe_html &&
+	    S_stream_topic(pb, job, body, len))
+		return;
 	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
 		d->root = md_parse_counted(body, len, &nodes);
 		pb->over[job] = nodes > pb->max;
@@ -1433,7 +1535,7 @@ S_parse_job(void *arg, size_t job, int worker)
  * more elements than [limits] max_elements (caller frees pb's arrays).
  */
 static void
-S_parse_docs(struct site *site, struct parse_batch *pb, int stream)
+S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_options *opt)
 {
 	size_t i, cap = 0;
 
@@ -1451,8 +1553,10 @@ S_parse_docs(struct site *site, struct parse_batch *pb, int stream)
 	pb->site = site;
 	pb->max = (size_t)site->cfg.limits.max_elements;
 	pb->over = xcalloc(site->ndocs + 1, 1);
-	pb->stream = stream;
+	pb->stream = opt && opt->drop_sources;
+	pb->render_topic = opt ? opt->render_topic : NULL;
 	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
+	pb->topic_dls = xcalloc(site->ndocs + 1, sizeof(*pb->topic_dls));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
 	for (i = 0; i < site->ndocs; i++)
 		diag_init(&pb->dls[i]);
@@ -1819,17 +1923,18 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
 	free(content_dir);
 
-	S_parse_docs(site, &pb, opt && opt->drop_sources);
+	S_parse_docs(site, &pb, opt);
 	S_limit_elements(site, pb.over, dl);
 	S_build_pages_and_decks(site, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), S_cmp_deck);
-	S_build_tests(site, dl);
+	S_build_tests(site, pb.topic_dls, dl);
 	S_build_guide(site, &pb, dl);
 	for (i = 0; i < site->ndocs; i++)
 		diag_free(&pb.dls[i]);
 	free(pb.over);
 	free(pb.chapters);
+	free(pb.topic_dls);
 	free(pb.dls);
 	S_mark_all_headings(site);
 	for (i = 0; i < site->ndocs; i++) {
@@ -1848,14 +1953,31 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 
 /* Freeing. */
 
+void
+rendered_free(struct rendered *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nholes; i++)
+		free(r->holes[i].dest);
+	free(r->holes);
+	free(r->html);
+	free(r);
+}
+
 static void
 S_topic_free(struct topic *tp)
 {
 	size_t i;
 
+	rendered_free(tp->intro_html);
 	for (i = 0; i < tp->nquestions; i++) {
 		struct question *q = &tp->questions[i];
 
+		rendered_free(q->html);
+		rendered_free(q->sample_html);
 		free(q->id);
 		free(q->stem_text);
 		free(q->options);
@@ -2119,7 +2241,7 @@ S_same_topic(const struct topic *a, const struct topic *b)
 		const struct question *x = &a->questions[i], *y = &b->questions[i];
 
 		if (strcmp(x->id, y->id) != 0 || x->difficulty != y->difficulty ||
-		    x->marked != y->marked || !x->options_list != !y->options_list)
+		    x->marked != y->marked || x->has_options != y->has_options)
 			return 0;
 	}
 	return 1;
@@ -2271,11 +2393,11 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 		goto out;
 	if (d->topic && old->kind == SOURCE_TEST_FILE) {
 		/* A one-file test is its only topic, titled as the test (S_build_tests). */
-		ntp = S_build_topic(nd, d->topic->test, d->topic->slug, DIFF_NONE, &tmp);
+		ntp = S_build_topic(nd, d->topic->test, d->topic->test->url, d->topic->slug, DIFF_NONE, &tmp);
 		if (ntp->title == NULL || !S_same_topic(d->topic, ntp))
 			goto out;
 	} else if (d->topic) {
-		ntp = S_build_topic(nd, d->topic->test, d->topic->slug,
+		ntp = S_build_topic(nd, d->topic->test, d->topic->test->url, d->topic->slug,
 		    d->topic->test->index->src->fm.difficulty, &tmp);
 		if (!S_same_topic(d->topic, ntp))
 			goto out;

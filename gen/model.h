@@ -65,7 +65,7 @@ struct doc {
 	struct link_use *uses;     /* private (links.c): its links, kept when its tree went (links_record) */
 	size_t nuses, uses_cap;
 	int streamed;              /* a chapter whose tree is parsed again for each use (site_chapter_tree) */
-	struct md_scratch *scratch; /* where a streamed chapter's tree lives, while it does */
+	struct md_scratch *scratch; /* where a streamed chapter's or topic's tree lives, while it does */
 };
 
 /* A link or image as written in a doc (links_record). */
@@ -74,7 +74,26 @@ struct link_use {
 	int line, col;
 	int is_image;
 	int ref;                   /* reference-style: [text][label] */
+	size_t owner;              /* the question or card it is in, counted from 1; 0: none */
 };
+
+/*
+ * Content rendered to HTML bytes as it was loaded, before the site was
+ * linked (site_options.render_topic): a hole is where a link's target
+ * goes, filled for the page it lands on by render_fill.
+ */
+struct render_hole {
+	size_t at;                 /* the byte offset of the attribute's value */
+	char *dest;                /* the destination as written */
+	int is_image;
+};
+struct rendered {
+	char *html;
+	size_t len;
+	struct render_hole *holes; /* in byte order */
+	size_t nholes, holes_cap;
+};
+void rendered_free(struct rendered *r);
 
 /* A link destination of a doc and its output target (links_output_target). */
 struct link_target {
@@ -124,7 +143,13 @@ struct question {
 	struct quiz_option *options;
 	size_t noptions;
 	struct block_range explanation;
+	int has_options;           /* a task list was found, whatever its items */
 	char fingerprint[17];      /* hex of a hash of stem and options: saved answers of a changed question are dropped */
+	/*
+	 * A streamed topic's question, rendered at load (its tree is gone):
+	 * as in the bank and, if it may be a sample, as a sample. NULL otherwise.
+	 */
+	struct rendered *html, *sample_html;
 	struct section_list links_to;   /* guide sections its explanation (or any part) links to, in order, unique */
 };
 
@@ -134,6 +159,7 @@ struct topic {
 	struct doc *doc;
 	long weight;
 	struct block_range intro;  /* text before the first ## */
+	struct rendered *intro_html; /* the intro of a streamed topic, rendered at load */
 	struct question *questions;
 	size_t nquestions;
 	struct test *test;
@@ -238,8 +264,16 @@ struct site_options {
 	 * it is parsed, its links kept as written, and its tree dropped, to
 	 * be parsed again when its page is rendered (site_chapter_tree).
 	 * Not serve, which reloads from the model it keeps.
+	 *
+	 * Topics of folder tests stream too, unless they have footnotes or
+	 * the site allows raw HTML (both are rendered through libxml2 nodes,
+	 * which leave no holes): each is built as it is parsed, its links
+	 * kept with the question they are in, render_topic (if set) renders
+	 * it, and its tree is dropped for good. Its text is then only in
+	 * the struct rendered of its questions and intro.
 	 */
 	int drop_sources;
+	void (*render_topic)(const struct site *site, struct topic *tp);
 };
 
 /*

@@ -164,21 +164,21 @@ S_section_of(const struct render *r, cmark_node *heading)
 
 /* ---- links ------------------------------------------------------------- */
 
-/* The URL to emit for a destination, or NULL if it must not be emitted. */
+/*
+ * The URL to emit for a destination of doc on page (percent-encoded, as
+ * the targets are, to compare), or NULL if it must not be emitted.
+ */
 static char *
-S_url(struct render *r, const char *dest, int is_image)
+S_site_url(const struct site *site, const struct doc *doc, const char *page, const char *dest,
+    int is_image)
 {
 	char *target, *path, *rel, *res;
-	const char *hash, *page;
+	const char *hash;
 
-	target = links_output_target(r->o.site, r->o.doc, dest);
+	target = links_output_target(site, doc, dest);
 	/* A relative destination that did not resolve is broken: never emitted as written. */
 	if (target == NULL)
 		return links_is_external(dest) && links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
-	/* The target is percent-encoded: so must the page be, to compare. */
-	if (r->page == NULL)
-		r->page = url_encode_path(r->o.page_url);
-	page = r->page;
 	hash = strchr(target, '#');
 	path = hash ? xstrndup(target, (size_t)(hash - target)) : xstrdup(target);
 	if (hash && (path[0] == '\0' || strcmp(path, page) == 0))
@@ -193,6 +193,71 @@ S_url(struct render *r, const char *dest, int is_image)
 	free(path);
 	free(target);
 	return res;
+}
+
+static char *
+S_url(struct render *r, const char *dest, int is_image)
+{
+	/* Before linking, only external destinations come here (S_is_hole). */
+	if (r->o.holes)
+		return links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
+	if (r->page == NULL)
+		r->page = url_encode_path(r->o.page_url);
+	return S_site_url(r->o.site, r->o.doc, r->page, dest, is_image);
+}
+
+/*
+ * Rendering before the site is linked (render_opts.holes): 1 if dest is
+ * one of the site's own, to be filled in by render_fill. An external one
+ * needs no site; an unsafe one goes (as S_url has it).
+ */
+static int
+S_is_hole(const struct render *r, const char *dest)
+{
+	return r->o.holes && !links_is_external(dest);
+}
+
+/* Writes attribute name of the element just opened with a hole for dest's URL. */
+static void
+S_hole(struct render *r, const char *name, const char *dest, int is_image)
+{
+	struct rendered *rd = r->o.holes;
+	struct render_hole *h;
+
+	if (r->out->w == NULL)
+		return;              /* holes are for bytes only (render_opts.holes) */
+	rd->holes = xgrow(rd->holes, &rd->holes_cap, rd->nholes + 1, sizeof(*rd->holes));
+	h = &rd->holes[rd->nholes++];
+	h->at = theme_writer_url_hole(r->out->w, name);
+	h->dest = xstrdup(dest);
+	h->is_image = is_image;
+}
+
+void
+render_fill(const struct site *site, const struct doc *doc, const char *page,
+    const struct rendered *rd, struct buf *out)
+{
+	char *enc = NULL;
+	size_t at = 0, i;
+
+	for (i = 0; i < rd->nholes; i++) {
+		const struct render_hole *h = &rd->holes[i];
+		char *url;
+
+		buf_put(out, rd->html + at, h->at - at);
+		if (enc == NULL)
+			enc = url_encode_path(page);
+		/*
+		 * NULL only for a link that is broken, which is an error: no
+		 * page is written then.
+		 */
+		url = S_site_url(site, doc, enc, h->dest, h->is_image);
+		theme_put_url_value(out, url ? url : "");
+		free(url);
+		at = h->at;
+	}
+	buf_put(out, rd->html + at, rd->len - at);
+	free(enc);
 }
 
 /* Drops URL attributes a links_url_is_safe check refuses, in grafted HTML. */
@@ -706,26 +771,41 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		return 1;
 	case CMARK_NODE_LINK: {
 		const char *title = cmark_node_get_title(node);
+		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 
-		if ((s = S_url(r, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 0)) == NULL)
+		if (S_is_hole(r, dest)) {
+			if (!links_url_is_safe(dest, 0))
+				return 0;
+			S_open(r, "a", NULL);
+			S_hole(r, "href", dest, 0);
+		} else if ((s = S_url(r, dest, 0)) == NULL)
 			return 0;           /* the text stays, the link goes */
-		S_open(r, "a", NULL);
-		S_attr(r, "href", s);
-		free(s);
+		else {
+			S_open(r, "a", NULL);
+			S_attr(r, "href", s);
+			free(s);
+		}
 		if (title && *title)
 			S_attr(r, "title", title);
 		return 1;
 	}
 	case CMARK_NODE_IMAGE: {
 		const char *title = cmark_node_get_title(node);
+		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 		char *alt = md_plain_text(node);
+		int hole = S_is_hole(r, dest);
 
-		s = S_url(r, cmark_node_get_url(node) ? cmark_node_get_url(node) : "", 1);
-		if (s == NULL)
+		s = hole ? NULL : S_url(r, dest, 1);
+		if (hole && !links_url_is_safe(dest, 1))
+			hole = 0;
+		if (s == NULL && !hole)
 			S_text(r, alt);     /* an image that must not load: its words stay */
 		else {
 			S_open(r, "img", NULL);
-			S_attr(r, "src", s);
+			if (hole)
+				S_hole(r, "src", dest, 1);
+			else
+				S_attr(r, "src", s);
 			S_attr(r, "alt", alt ? alt : "");
 			if (title && *title)
 				S_attr(r, "title", title);

@@ -2168,6 +2168,26 @@ theme_writer_attr(struct theme_writer *w, const char *name, const char *value)
 	S_put_attr_value(&w->s, w->open[w->nopen - 1].name, name, value);
 }
 
+size_t
+theme_writer_url_hole(struct theme_writer *w, const char *name)
+{
+	S_putc(w->s.b, ' ');
+	S_puts(w->s.b, name);
+	return w->s.b->len;
+}
+
+void
+theme_put_url_value(struct buf *b, const char *value)
+{
+	struct serial s;
+
+	s.b = b;
+	buf_init(&s.value);
+	/* href and src are URL attributes on any element: the element's name is not read. */
+	S_put_attr_value(&s, "a", "href", value);
+	buf_free(&s.value);
+}
+
 void
 theme_writer_text(struct theme_writer *w, const char *text)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "html.h"
 #include "markdown.h"
 #include "model.h"
 #include "util.h"
@@ -432,6 +433,131 @@ out:
 	fixture_end(&streamed, &ds);
 }
 
+/* What a topic's question links to, as "id>section,section;" per question. */
+static char *
+S_links_to(const struct topic *tp)
+{
+	struct buf b;
+	size_t i, k;
+
+	buf_init(&b);
+	buf_puts(&b, "");
+	for (i = 0; i < tp->nquestions; i++) {
+		const struct question *q = &tp->questions[i];
+
+		buf_puts(&b, q->id);
+		buf_putc(&b, '>');
+		for (k = 0; k < q->links_to.len; k++) {
+			buf_puts(&b, q->links_to.v[k]->id);
+			buf_putc(&b, ',');
+		}
+		buf_putc(&b, ';');
+	}
+	return buf_detach(&b);
+}
+
+static struct topic *
+S_topic(const struct site *site, const char *slug)
+{
+	const struct test *t = S_test(site, "t");
+	size_t i;
+
+	for (i = 0; t && i < t->ntopics; i++)
+		if (strcmp(t->topics[i]->slug, slug) == 0)
+			return t->topics[i];
+	return NULL;
+}
+
+static int S_rendered_topics;
+
+static void
+S_count_render(const struct site *site, struct topic *tp)
+{
+	(void)site;
+	CHECK(tp->doc->root != NULL && tp->questions[0].heading != NULL,
+	    "render_topic gets the topic with its tree");
+	__atomic_add_fetch(&S_rendered_topics, 1, __ATOMIC_SEQ_CST);
+	html_render_topic(site, tp);
+}
+
+/*
+ * Streamed topics (drop_sources): built as parsed, their links kept
+ * with the question they are in, rendered with holes, their trees gone;
+ * the same diagnostics, links and samples as a load that keeps its
+ * trees. A topic with footnotes keeps its tree.
+ */
+static void
+test_streamed_topics(void)
+{
+	static const char links[] =
+	    "+++\ntitle = \"Links\"\n+++\n"
+	    "Read [the ring](../../guide/ring.md) first.\n\n"
+	    "## First {.easy}\n\nStem, [steps](../../guide/ring.md#steps).\n\n- [x] a\n- [ ] b\n\n"
+	    "Why: [the tree](../../guide/ring.md#tree) and [gone](gone.md).\n\n"
+	    "## Second {.easy}\n\n- [x] a\n- [ ] b\n\nSee [the first](#first).\n\n"
+	    "## Third {.easy}\n\n- [x] a\n- [ ] [the tree](../../guide/ring.md#tree)\n\nWhy.\n";
+	static const char noted[] =
+	    "+++\ntitle = \"Noted\"\n+++\n"
+	    "## Noted\n\n- [x] a[^1]\n- [ ] b\n\nWhy, [steps](../../guide/ring.md#steps).\n\n[^1]: A note.\n";
+	struct site_options so = { 0 };
+	struct site kept, streamed;
+	struct diag_list dk, ds;
+	struct topic *tk, *ts, *tn;
+	char *a, *b;
+	size_t i;
+
+	CHECK_GROUP("streamed topics");
+	fixture_begin();
+	fixture_put("content/quiz/t/_index.md", "# T\n");
+	fixture_put("content/quiz/t/links.md", links);
+	fixture_put("content/quiz/t/noted.md", noted);
+	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n\n## Tree\n");
+	diag_init(&dk);
+	diag_init(&ds);
+	site_load(&kept, fixture_root, &so, &dk);
+	so.drop_sources = 1;
+	so.render_topic = S_count_render;
+	site_load(&streamed, fixture_root, &so, &ds);
+	diag_sort(&dk);
+	diag_sort(&ds);
+	a = xstrdup(fixture_diags(&dk));
+	CHECK_STR(fixture_diags(&ds), a, "the same diagnostics as a load that keeps its trees");
+	CHECK(strstr(a, "links.md:13:") != NULL, "the broken link is reported at its line");
+	free(a);
+	CHECK_INT(S_rendered_topics, 1, "render_topic ran for the topic without footnotes only");
+	tk = S_topic(&kept, "links");
+	ts = S_topic(&streamed, "links");
+	tn = S_topic(&streamed, "noted");
+	CHECK(tk && ts && tn, "both topics are in the test");
+	if (!tk || !ts || !tn)
+		goto out;
+	CHECK(ts->test == S_test(&streamed, "t"), "the streamed topic is put in its test");
+	CHECK(ts->doc->root == NULL && ts->questions[0].heading == NULL &&
+	    ts->questions[0].options[0].item == NULL && ts->intro.first == NULL,
+	    "its tree is gone, and nothing points into it");
+	CHECK(tn->doc->root != NULL && tn->questions[0].html == NULL,
+	    "a topic with footnotes keeps its tree and is not rendered at load");
+	a = S_links_to(tk);
+	b = S_links_to(ts);
+	CHECK_STR(b, a, "each question links to the same sections");
+	CHECK_STR(a, "first>steps,tree,;second>;third>tree,;", "links are counted for the question they are in");
+	free(a);
+	free(b);
+	for (i = 0; i < ts->nquestions; i++)
+		CHECK(ts->questions[i].html != NULL && ts->questions[i].has_options,
+		    "question %zu is rendered", i + 1);
+	CHECK(ts->questions[0].html->nholes == 3, "the first question has a hole for each site link");
+	CHECK(ts->questions[0].sample_html && ts->questions[1].sample_html && !ts->questions[2].sample_html,
+	    "the first two easy questions, which may be the samples, are rendered as samples too");
+	CHECK(ts->questions[0].sample && ts->questions[1].sample && !ts->questions[2].sample,
+	    "and they are the samples");
+	CHECK(ts->intro_html && ts->intro_html->nholes == 1, "the intro is rendered, with its link's hole");
+out:
+	site_free(&kept);
+	diag_free(&dk);
+	fixture_end(&streamed, &ds);
+}
+
 int
 main(void)
 {
@@ -439,5 +565,6 @@ main(void)
 	test_summary_singular();
 	test_mistakes();
 	test_streamed_chapters();
+	test_streamed_topics();
 	return check_finish();
 }
