@@ -46,6 +46,12 @@ struct html {
 	size_t *first;
 	int replace;               /* pages replace served files: write beside, then rename */
 	struct rendered *holes;    /* rendering at load (html_render_topic): links leave holes here */
+	/*
+	 * html_build: content rendered at load is freed once its page has
+	 * it, so a large test page is not held three times over (rendered,
+	 * in the page's tree, and in its bytes).
+	 */
+	int consume;
 };
 
 /* A question as the serialiser wrote it. */
@@ -408,18 +414,29 @@ S_part_nodes(struct part *p)
 	return holder;
 }
 
-/* Content rendered at load, filled for page, as nodes under holder (as S_part_nodes). */
+/* Content rendered at load, now on its page: freed if the page is its last (html.consume). */
+static void
+S_used(const struct html *h, struct rendered **rd)
+{
+	if (h->consume) {
+		rendered_free(*rd);
+		*rd = NULL;
+	}
+}
+
+/* Content rendered at load, filled for page, as nodes under holder (as S_part_nodes); then S_used. */
 static void
 S_filled_nodes(const struct html *h, xmlNodePtr holder, const struct doc *doc, const char *page,
-    const struct rendered *rd)
+    struct rendered **rd)
 {
 	struct buf b;
 
 	buf_init(&b);
 	buf_put(&b, "", 0);
-	render_fill(h->site, doc, page, rd, &b);
+	render_fill(h->site, doc, page, *rd, &b);
 	S_raw_nodes(holder, b.data, b.len);
 	buf_free(&b);
+	S_used(h, rd);
 }
 
 /* The part's bytes, as theme_serialize_children writes them (caller frees), and their length. */
@@ -784,10 +801,10 @@ S_test(struct html *h, const struct test *t, size_t index)
 	/* Samples, then every question by topic. */
 	for (i = 0; i < t->ntopics; i++)
 		for (k = 0; k < t->topics[i]->nquestions; k++) {
-			const struct question *q = &t->topics[i]->questions[k];
+			struct question *q = &t->topics[i]->questions[k];
 
 			if (q->sample && q->sample_html)
-				S_filled_nodes(h, samples, q->topic->doc, page, q->sample_html);
+				S_filled_nodes(h, samples, q->topic->doc, page, &q->sample_html);
 			else if (q->sample)
 				S_question(h, &so, q, page, 1);
 		}
@@ -796,7 +813,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 	tvars_text(v, "bank-title", s);
 	free(s);
 	for (i = 0; i < t->ntopics; i++) {
-		const struct topic *tp = t->topics[i];
+		struct topic *tp = t->topics[i];
 		xmlNodePtr sec = render_el(bank, "section", "topic");
 
 		s = xasprintf("topic-%s", tp->slug);
@@ -808,7 +825,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 		render_text(render_el(sec, "h3", NULL), tp->title);
 		render_nl(sec);
 		if (tp->intro_html) {
-			S_filled_nodes(h, render_el(sec, "div", "topic-intro"), tp->doc, page, tp->intro_html);
+			S_filled_nodes(h, render_el(sec, "div", "topic-intro"), tp->doc, page, &tp->intro_html);
 			render_nl(sec);
 		} else if (!S_range_empty(&tp->intro)) {
 			xmlNodePtr intro = render_el(sec, "div", "topic-intro");
@@ -821,13 +838,28 @@ S_test(struct html *h, const struct test *t, size_t index)
 			free(prefix);
 			render_nl(sec);
 		}
-		/* One node for the topic: libxml2 would join them by copying, over and over. */
+		/*
+		 * A question rendered at load is filled into a node of its
+		 * own, which takes the bytes: freed as they are, the rendered
+		 * ones leave room of the same size for the next. The others
+		 * make one node for the topic: libxml2 would join them by
+		 * copying, over and over.
+		 */
 		buf_reset(&joined);
-		for (k = 0; k < tp->nquestions; k++, frag++)
-			if (frag->q->html)
-				render_fill(h->site, tp->doc, page, frag->q->html, &joined);
-			else
+		for (k = 0; k < tp->nquestions; k++, frag++) {
+			struct question *q = &tp->questions[k];
+			struct buf one;
+
+			if (q->html == NULL) {
 				buf_put(&joined, frag->html, frag->len);
+				continue;
+			}
+			buf_init(&one);
+			buf_put(&one, "", 0);
+			render_fill(h->site, tp->doc, page, q->html, &one);
+			S_used(h, &q->html);
+			render_raw_take(sec, xrealloc(one.data, one.len + 1));
+		}
 		if (joined.len > 0)
 			render_raw(sec, joined.data, joined.len);
 		render_nl(bank);
@@ -842,51 +874,17 @@ S_test(struct html *h, const struct test *t, size_t index)
 
 /* ---- deck pages -------------------------------------------------------- */
 
-/* A stable hash of a card's front and back, so saved state of a changed card is dropped. */
+/* Every card of d as the deck page lists them, into out. */
 static void
-S_card_fingerprint(const struct card *c, char out[17])
+S_cards(const struct html *h, struct render_out *o, const struct deck *d, const char *page)
 {
-	uint64_t hsh = hash_fnv1a(c->front_text, strlen(c->front_text), HASH_FNV_SEED);
-	cmark_node *n;
-
-	for (n = c->back.first; n; n = cmark_node_next(n)) {
-		char *t = md_plain_text(n);
-
-		hsh = hash_fnv1a("\n", 1, hsh);
-		if (t)
-			hsh = hash_fnv1a(t, strlen(t), hsh);
-		free(t);
-		if (n == c->back.last)
-			break;
-	}
-	snprintf(out, 17, "%016llx", (unsigned long long)hsh);
-}
-
-static int
-S_deck(struct html *h, const struct deck *d)
-{
-	const char *page = d->url;
-	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
-	struct part cards;
 	size_t i;
 	char *s;
-	int rc;
 
-	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
-	tvars_text(v, "eyebrow", s);
-	free(s);
-	tvars_nodes(v, "lede", S_lede(h, d->doc, page, d->description, &d->intro, "intro-"));
-	S_url_var(v, "pdf", d->pdf_url, NULL);
-	tvars_text(v, "deck-slug", d->slug);
-	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
-	tvars_text(v, "all-title", s);
-	free(s);
-	S_part_begin(&cards, h);
 	for (i = 0; i < d->ncards; i++) {
 		const struct card *c = &d->cards[i];
-		char fp[17], *prefix = xasprintf("%s-", c->id);
+		char *prefix = xasprintf("%s-", c->id);
 		struct render *r = S_render(h, d->doc, page, prefix);
-		struct render_out *o = &cards.out;
 
 		render_out_open(o, "li", "card");
 		render_out_attr(o, "id", c->id);
@@ -895,8 +893,7 @@ S_deck(struct html *h, const struct deck *d)
 		render_out_attr(o, "data-number", s);
 		free(s);
 		render_out_attr(o, "data-label", c->label);
-		S_card_fingerprint(c, fp);
-		render_out_attr(o, "data-fingerprint", fp);
+		render_out_attr(o, "data-fingerprint", c->fingerprint);
 		render_out_nl(o);
 		render_out_open(o, "p", "card-label");
 		s = xasprintf("%d.", c->number);
@@ -923,7 +920,40 @@ S_deck(struct html *h, const struct deck *d)
 		render_free(r);
 		free(prefix);
 	}
-	tvars_nodes(v, "cards", S_part_nodes(&cards));
+}
+
+static int
+S_deck(struct html *h, struct deck *d)
+{
+	const char *page = d->url;
+	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
+	xmlNodePtr lede;
+	struct part cards;
+	char *s;
+	int rc;
+
+	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
+	tvars_text(v, "eyebrow", s);
+	free(s);
+	lede = S_lede(h, d->doc, page, d->description, &d->intro, "intro-");
+	if (d->intro_html)
+		S_filled_nodes(h, lede, d->doc, page, &d->intro_html);
+	tvars_nodes(v, "lede", lede);
+	S_url_var(v, "pdf", d->pdf_url, NULL);
+	tvars_text(v, "deck-slug", d->slug);
+	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
+	tvars_text(v, "all-title", s);
+	free(s);
+	if (d->cards_html) {
+		xmlNodePtr holder = render_el(NULL, "div", NULL);
+
+		S_filled_nodes(h, holder, d->doc, page, &d->cards_html);
+		tvars_nodes(v, "cards", holder);
+	} else {
+		S_part_begin(&cards, h);
+		S_cards(h, &cards.out, d, page);
+		tvars_nodes(v, "cards", S_part_nodes(&cards));
+	}
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
 	return rc;
@@ -1522,6 +1552,14 @@ S_pages(struct html *h, int nthreads)
 	return rc;
 }
 
+/* The part's bytes into rd, kept until the page is written beside every other: no room to spare. */
+static void
+S_part_rendered(struct part *p, struct rendered *rd)
+{
+	rd->html = S_part_bytes(p, &rd->len);
+	rd->html = xrealloc(rd->html, rd->len + 1);
+}
+
 /*
  * Question q (as a sample or not), or else topic tp's intro, rendered
  * before linking: bytes with holes (caller frees).
@@ -1545,9 +1583,34 @@ S_prerendered(struct html *h, const struct question *q, int sample, const struct
 		render_free(r);
 		free(prefix);
 	}
-	rd->html = S_part_bytes(&p, &rd->len);
+	S_part_rendered(&p, rd);
 	h->holes = NULL;
 	return rd;
+}
+
+void
+html_render_deck(const struct site *site, struct deck *dk)
+{
+	struct html h;
+	struct part p;
+
+	memset(&h, 0, sizeof(h));
+	h.site = site;
+	h.holes = dk->cards_html = xcalloc(1, sizeof(*dk->cards_html));
+	S_part_begin(&p, &h);
+	S_cards(&h, &p.out, dk, "");
+	S_part_rendered(&p, dk->cards_html);
+	if (!S_range_empty(&dk->intro)) {
+		struct render *r;
+
+		h.holes = dk->intro_html = xcalloc(1, sizeof(*dk->intro_html));
+		S_part_begin(&p, &h);
+		r = S_render(&h, dk->doc, "", "intro-");
+		render_out_blocks(r, &p.out, dk->intro.first, dk->intro.last);
+		render_out_footnotes(r, &p.out);
+		render_free(r);
+		S_part_rendered(&p, dk->intro_html);
+	}
 }
 
 void
@@ -1687,6 +1750,7 @@ html_build(const struct site *site, const char *outdir, int nthreads, struct dia
 
 	if (hs == NULL)
 		return -1;
+	hs->h.consume = 1;
 	rc = html_write(hs, outdir, nthreads, dl);
 	html_close(hs);
 	return rc;

@@ -11,7 +11,8 @@
  * Writes the whole site (pages, assets, theme files, 404.html,
  * sitemap.xml) below outdir, which exists and is empty, the pages on
  * nthreads threads (the output is the same for any number). Returns 0, or
- * -1 with diagnostics added.
+ * -1 with diagnostics added. What was rendered at load (html_render_topic,
+ * html_render_deck) is freed as its page takes it: the site is written once.
  */
 int html_build(const struct site *site, const char *outdir, int nthreads,
     struct diag_list *dl);
@@ -40,4 +41,6 @@ void html_close(struct html_site *hs);
  * a site with unsafe_html, or a topic with footnotes.
  */
 void html_render_topic(const struct site *site, struct topic *tp);
+/* The same for a deck's cards and intro: for a build that prints no deck. */
+void html_render_deck(const struct site *site, struct deck *dk);
 #endif

@@ -136,7 +136,8 @@ S_usage_error(const char *usage, const char *fmt, const char *arg)
 
 /*
  * keep: the Markdown bytes are read after loading (check --dump). html:
- * the pages will be written, so topics are rendered as they load.
+ * the pages will be written, so topics are rendered as they load, and
+ * so are decks when none is printed.
  */
 static int
 S_load(struct site *site, const struct cli *cli, int keep, int html, struct diag_list *dl)
@@ -148,6 +149,7 @@ S_load(struct site *site, const struct cli *cli, int keep, int html, struct diag
 	so.jobs = cli->jobs;
 	so.drop_sources = !keep;
 	so.render_topic = html && !keep ? html_render_topic : NULL;
+	so.render_deck = html && !keep && cli->no_pdf ? html_render_deck : NULL;
 	dl->strict = cli->strict;
 	return site_load(site, cli->dir, &so, dl);
 }

@@ -1051,6 +1051,26 @@ S_card_label(const char *id)
 	return s;
 }
 
+/* A stable hash of a card's front and back, for the page's scripts. */
+static void
+S_card_fingerprint(struct card *c)
+{
+	uint64_t h = hash_fnv1a(c->front_text, strlen(c->front_text), HASH_FNV_SEED);
+	cmark_node *n;
+
+	for (n = c->back.first; n; n = cmark_node_next(n)) {
+		char *t = md_plain_text(n);
+
+		h = hash_fnv1a("\n", 1, h);
+		if (t)
+			h = hash_fnv1a(t, strlen(t), h);
+		free(t);
+		if (n == c->back.last)
+			break;
+	}
+	snprintf(c->fingerprint, sizeof(c->fingerprint), "%016llx", (unsigned long long)h);
+}
+
 static struct deck *
 S_build_deck(struct doc *d, struct diag_list *dl)
 {
@@ -1090,6 +1110,7 @@ S_build_deck(struct doc *d, struct diag_list *dl)
 		c->line = h->line;
 		c->col = h->col;
 		c->deck = dk;
+		S_card_fingerprint(c);
 		if (c->back.first == NULL)
 			diag_error(dl, d->src->display, h->line, h->col,
 			    "card \"%s\" has no back: write the answer below its heading", c->id);
@@ -1319,11 +1340,12 @@ struct parse_batch {
 	struct site *site;
 	size_t max;                /* [limits] max_elements */
 	unsigned char *over;       /* per doc: more elements than max */
-	int stream;                /* chapters and topics: built as parsed, their trees dropped (site_options) */
+	int stream;                /* chapters, topics, decks: built as parsed, their trees dropped (site_options) */
 	void (*render_topic)(const struct site *, struct topic *);
+	void (*render_deck)(const struct site *, struct deck *);
 	struct chapter **chapters; /* per doc, when streamed: its chapter */
-	struct diag_list *dls;     /* per doc, when streamed: building its chapter or topic */
-	struct diag_list **topic_dls; /* per doc: &dls[i] if it is a topic built as parsed, else NULL */
+	struct diag_list *dls;     /* per doc, when streamed: building its chapter, topic or deck */
+	struct diag_list **built;  /* per doc: &dls[i] if it is a topic or deck built as parsed, else NULL */
 };
 
 /* Chapters, built each from its own doc, in parallel. */
@@ -1489,10 +1511,51 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	if (pb->render_topic)
 		pb->render_topic(pb->site, d->topic);
 	S_topic_drop_tree(d->topic);
-	pb->topic_dls[job] = &pb->dls[job];
+	pb->built[job] = &pb->dls[job];
 	free(url);
 	free(dir);
 	free(slug);
+	return 1;
+}
+
+/* S_topic_drop_tree for a deck. */
+static void
+S_deck_drop_tree(struct deck *dk)
+{
+	struct doc *d = dk->doc;
+	size_t i;
+
+	for (i = 0; i < dk->ncards; i++) {
+		dk->cards[i].heading = NULL;
+		memset(&dk->cards[i].back, 0, sizeof(dk->cards[i].back));
+	}
+	memset(&dk->intro, 0, sizeof(dk->intro));
+	for (i = 0; i < d->nanchors; i++)
+		d->anchors[i].node = NULL;
+	md_scratch_free(d->scratch);
+	d->scratch = NULL;
+	d->root = NULL;
+}
+
+/* S_stream_topic for a deck, which needs nothing of the rest of the site. */
+static int
+S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
+{
+	struct doc *d = pb->site->docs[job];
+	size_t nodes;
+
+	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
+	if (nodes > pb->max || S_has_footnotes(d->root)) {
+		md_scratch_free(d->scratch);
+		d->scratch = NULL;
+		d->root = NULL;
+		return 0;
+	}
+	S_build_deck(d, &pb->dls[job]);
+	links_record(d);
+	pb->render_deck(pb->site, d->deck);
+	S_deck_drop_tree(d->deck);
+	pb->built[job] = &pb->dls[job];
 	return 1;
 }
 
@@ -1508,6 +1571,9 @@ S_parse_job(void *arg, size_t job, int worker)
 	(void)worker;
 	if (pb->stream && src->kind == SOURCE_TOPIC && !pb->site->cfg.markdown.unsafe_html &&
 	    S_stream_topic(pb, job, body, len))
+		return;
+	if (pb->stream && src->kind == SOURCE_DECK && pb->render_deck &&
+	    !pb->site->cfg.markdown.unsafe_html && S_stream_deck(pb, job, body, len))
 		return;
 	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
 		d->root = md_parse_counted(body, len, &nodes);
@@ -1556,7 +1622,8 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->stream = opt && opt->drop_sources;
 	pb->render_topic = opt ? opt->render_topic : NULL;
 	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
-	pb->topic_dls = xcalloc(site->ndocs + 1, sizeof(*pb->topic_dls));
+	pb->render_deck = opt ? opt->render_deck : NULL;
+	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
 	for (i = 0; i < site->ndocs; i++)
 		diag_init(&pb->dls[i]);
@@ -1830,6 +1897,7 @@ struct pages_batch {
 	struct doc **docs;
 	struct deck **decks;       /* per doc: its deck, or NULL */
 	struct diag_list *dls;     /* per doc, moved into the site's list in file order */
+	struct diag_list **built;  /* per doc: a streamed deck's diagnostics (parse_batch.built) */
 };
 
 static void
@@ -1853,7 +1921,11 @@ S_pages_job(void *arg, size_t job, int worker)
 		S_unpublished(d, dl);
 		break;
 	case SOURCE_DECK:
-		pb->decks[job] = S_build_deck(d, dl);
+		if (pb->built[job]) {
+			pb->decks[job] = d->deck;
+			diag_move(dl, pb->built[job]);
+		} else
+			pb->decks[job] = S_build_deck(d, dl);
 		break;
 	default:
 		break;
@@ -1861,17 +1933,20 @@ S_pages_job(void *arg, size_t job, int worker)
 }
 
 static void
-S_build_pages_and_decks(struct site *site, struct diag_list *dl)
+S_build_pages_and_decks(struct site *site, struct diag_list **built, struct diag_list *dl)
 {
 	struct pages_batch pb;
 	size_t i, n = 0, cap = 0;
 
 	pb.docs = xcalloc(site->ndocs + 1, sizeof(*pb.docs));
+	pb.built = xcalloc(site->ndocs + 1, sizeof(*pb.built));
 	for (i = 0; i < site->ndocs; i++) {
 		enum source_kind k = site->docs[i]->src->kind;
 
-		if (k == SOURCE_HOME || k == SOURCE_OTHER_MD || k == SOURCE_DECK)
+		if (k == SOURCE_HOME || k == SOURCE_OTHER_MD || k == SOURCE_DECK) {
+			pb.built[n] = built[i];
 			pb.docs[n++] = site->docs[i];
+		}
 	}
 	pb.decks = xcalloc(n + 1, sizeof(*pb.decks));
 	pb.dls = xcalloc(n + 1, sizeof(*pb.dls));
@@ -1889,6 +1964,7 @@ S_build_pages_and_decks(struct site *site, struct diag_list *dl)
 		}
 	}
 	free(pb.docs);
+	free(pb.built);
 	free(pb.decks);
 	free(pb.dls);
 }
@@ -1925,16 +2001,16 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 
 	S_parse_docs(site, &pb, opt);
 	S_limit_elements(site, pb.over, dl);
-	S_build_pages_and_decks(site, dl);
+	S_build_pages_and_decks(site, pb.built, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), S_cmp_deck);
-	S_build_tests(site, pb.topic_dls, dl);
+	S_build_tests(site, pb.built, dl);
 	S_build_guide(site, &pb, dl);
 	for (i = 0; i < site->ndocs; i++)
 		diag_free(&pb.dls[i]);
 	free(pb.over);
 	free(pb.chapters);
-	free(pb.topic_dls);
+	free(pb.built);
 	free(pb.dls);
 	S_mark_all_headings(site);
 	for (i = 0; i < site->ndocs; i++) {
@@ -1946,8 +2022,10 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 
 	links_resolve(site, dl);
 	S_check_outputs(site, dl);
-	if (opt && opt->drop_sources)
+	if (opt && opt->drop_sources) {
 		S_drop_sources(site);
+		mem_release();
+	}
 	return dl->errors > errors ? -1 : 0;
 }
 
@@ -1994,6 +2072,8 @@ S_deck_free(struct deck *dk)
 {
 	size_t j;
 
+	rendered_free(dk->cards_html);
+	rendered_free(dk->intro_html);
 	for (j = 0; j < dk->ncards; j++) {
 		free(dk->cards[j].id);
 		free(dk->cards[j].label);

@@ -189,6 +189,7 @@ struct card {
 	int line, col;
 	struct deck *deck;
 	struct section_list links_to;
+	char fingerprint[17];      /* hex of a hash of front and back: saved progress of a changed card is dropped */
 };
 
 struct deck {
@@ -199,6 +200,8 @@ struct deck {
 	struct block_range intro;
 	struct card *cards;
 	size_t ncards;
+	/* A streamed deck's cards and intro, rendered at load (its tree is gone); NULL otherwise. */
+	struct rendered *cards_html, *intro_html;
 	long weight;
 	char *url;                 /* "cards/<slug>/index.html" */
 	char *pdf_url;             /* "print/<slug>.pdf" */
@@ -271,9 +274,13 @@ struct site_options {
 	 * kept with the question they are in, render_topic (if set) renders
 	 * it, and its tree is dropped for good. Its text is then only in
 	 * the struct rendered of its questions and intro.
+	 *
+	 * With render_deck set (a build that prints no deck), decks stream
+	 * the same way; print draws from the trees, so they stay otherwise.
 	 */
 	int drop_sources;
 	void (*render_topic)(const struct site *site, struct topic *tp);
+	void (*render_deck)(const struct site *site, struct deck *dk);
 };
 
 /*

@@ -83,6 +83,25 @@ render_raw(xmlNodePtr parent, const char *html, size_t len)
 }
 
 void
+render_raw_take(xmlNodePtr parent, char *html)
+{
+	xmlNodePtr t = xmlNewText(NULL);
+
+	/* libxml2 frees it with xmlFree, which is free: quizdeck sets no allocator of its own. */
+	t->content = (xmlChar *)html;
+	t->name = xmlStringTextNoenc;
+	/* Linked by hand: xmlAddChild would merge it into raw text before it, copying both. */
+	t->parent = parent;
+	t->doc = parent->doc;
+	t->prev = parent->last;
+	if (parent->last)
+		parent->last->next = t;
+	else
+		parent->children = t;
+	parent->last = t;
+}
+
+void
 render_attr(xmlNodePtr el, const char *name, const char *value)
 {
 	xmlSetProp(el, (const xmlChar *)name, (const xmlChar *)value);

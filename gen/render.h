@@ -100,6 +100,11 @@ void render_text(xmlNodePtr parent, const char *text);
  * is. Only ever the serialiser's own output: never content.
  */
 void render_raw(xmlNodePtr parent, const char *html, size_t len);
+/*
+ * render_raw for a string of its own (malloc'd, NUL-terminated), which
+ * the node takes as it is: no copy, and no merging with the node before.
+ */
+void render_raw_take(xmlNodePtr parent, char *html);
 void render_attr(xmlNodePtr el, const char *name, const char *value);
 /* A newline text node after a block, so the output reads line by line. */
 void render_nl(xmlNodePtr parent);

@@ -9,6 +9,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -628,4 +631,12 @@ strv_sort(char **v, size_t n)
 {
 	if (n > 1)
 		qsort(v, n, sizeof(*v), S_strcmp_p);
+}
+
+void
+mem_release(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }

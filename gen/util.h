@@ -115,4 +115,10 @@ uint64_t hash_fnv1a(const void *p, size_t n, uint64_t seed);
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
 
+/*
+ * Gives the pages of freed memory back to the system (glibc's malloc
+ * keeps them otherwise), after a step that freed much in small pieces.
+ */
+void mem_release(void);
+
 #endif

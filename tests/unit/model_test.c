@@ -558,6 +558,68 @@ out:
 	fixture_end(&streamed, &ds);
 }
 
+/*
+ * A build that prints no deck streams decks too (render_deck): the
+ * cards as parsed, rendered with holes, the tree gone; the same
+ * diagnostics, links and fingerprints as a load that keeps its trees.
+ */
+static void
+test_streamed_decks(void)
+{
+	static const char deck_md[] =
+	    "+++\ntitle = \"Deck\"\n+++\nAn intro, [the ring](../guide/ring.md).\n\n"
+	    "## Front one {#one}\n\nBack, [steps](../guide/ring.md#steps).\n\n"
+	    "## Front two {#two}\n\nSee [one](#one) and [gone](gone.md).\n";
+	struct site_options so = { 0 };
+	struct site kept, streamed;
+	struct diag_list dk, ds;
+	struct deck *a, *b;
+	size_t i;
+
+	CHECK_GROUP("streamed decks");
+	fixture_begin();
+	fixture_put("content/cards/deck.md", deck_md);
+	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n");
+	diag_init(&dk);
+	diag_init(&ds);
+	site_load(&kept, fixture_root, &so, &dk);
+	so.drop_sources = 1;
+	so.render_deck = html_render_deck;
+	site_load(&streamed, fixture_root, &so, &ds);
+	diag_sort(&dk);
+	diag_sort(&ds);
+	{
+		char *want = xstrdup(fixture_diags(&dk));
+
+		CHECK_STR(fixture_diags(&ds), want, "the same diagnostics as a load that keeps its trees");
+		CHECK(strstr(want, "deck.md:12:") != NULL, "the broken link is reported at its line");
+		free(want);
+	}
+	CHECK(kept.ndecks == 1 && streamed.ndecks == 1, "the deck is loaded both ways");
+	if (kept.ndecks != 1 || streamed.ndecks != 1)
+		goto out;
+	a = kept.decks[0];
+	b = streamed.decks[0];
+	CHECK(b->doc->root == NULL && b->cards[0].heading == NULL && b->cards[0].back.first == NULL &&
+	    b->intro.first == NULL, "its tree is gone, and nothing points into it");
+	CHECK(a->cards_html == NULL && b->cards_html != NULL && b->cards_html->nholes == 3,
+	    "its cards are rendered with a hole for each link into the site");
+	CHECK(b->intro_html != NULL && b->intro_html->nholes == 1, "and so is its intro");
+	CHECK(a->ncards == 2 && b->ncards == 2, "both have the two cards");
+	for (i = 0; i < a->ncards && i < b->ncards; i++) {
+		CHECK_STR(b->cards[i].fingerprint, a->cards[i].fingerprint, "card %zu has the same fingerprint", i + 1);
+		CHECK_INT((long)b->cards[i].links_to.len, (long)a->cards[i].links_to.len,
+		    "card %zu links to as many sections", i + 1);
+	}
+	CHECK(b->cards[0].links_to.len == 1 && strcmp(b->cards[0].links_to.v[0]->id, "steps") == 0,
+	    "the link is counted for the card it is in");
+	CHECK(strcmp(a->cards[0].fingerprint, a->cards[1].fingerprint) != 0, "fingerprints tell cards apart");
+out:
+	site_free(&kept);
+	diag_free(&dk);
+	fixture_end(&streamed, &ds);
+}
+
 int
 main(void)
 {
@@ -566,5 +628,6 @@ main(void)
 	test_mistakes();
 	test_streamed_chapters();
 	test_streamed_topics();
+	test_streamed_decks();
 	return check_finish();
 }
