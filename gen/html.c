@@ -1064,33 +1064,47 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 	render_out_nl(o);
 }
 
-static int
-S_chapter(struct html *h, struct chapter *c, size_t index)
+/* What a chapter body's walk finds besides the body: the sections its page lists. */
+struct outline {
+	struct section *title;     /* the leading # heading's, which the template shows */
+	struct section **toc;      /* the top-level ## and ### */
+	size_t ntoc, cap;
+};
+
+/*
+ * The "Practise this" list of sec (NULL: of the chapter) where the body
+ * has got to: written, or, rendering at load (rd set), marked for
+ * S_fill_practise with sec's place in c->sections, counted from 1.
+ */
+static void
+S_practise_at(struct render_out *o, const struct chapter *c, const struct section *sec,
+    struct rendered *rd)
 {
-	const char *page = c->url;
-	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
-	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
-	struct part body;
+	size_t k = 0;
+
+	if (rd) {
+		if (sec)
+			while (k < c->nsections && c->sections[k++] != sec)
+				;
+		render_out_mark(o, rd, k);
+	} else if (sec)
+		S_practise(o, &sec->backlinks, sec->title, c->url);
+	else
+		S_practise(o, &c->backlinks, c->title, c->url);
+}
+
+/* A chapter's body from its tree into out (rd: rendered at load, with holes), and its outline. */
+static void
+S_chapter_body(const struct html *h, const struct chapter *c, struct render_out *out,
+    struct rendered *rd, struct outline *ol)
+{
 	struct section **sorted = NULL;
 	const struct section *open[8];
-	size_t nopen = 0, i;
+	size_t nopen = 0;
 	struct render_opts o;
 	struct render *r;
 	cmark_node *b, *first;
-	char *s;
-	int rc;
 
-	s = xasprintf("Guide \xc2\xb7 Chapter %zu of %zu", index + 1, h->site->nchapters);
-	tvars_text(v, "eyebrow", s);
-	free(s);
-	tvars_text(v, "lede", description);
-	if (site_chapter_tree(c) == -1) {
-		diag_error(h->dl, c->doc->src->display, 0, 0,
-		    "internal error: the chapter parsed differently the second time");
-		tvars_free(v);
-		return -1;
-	}
-	S_part_begin(&body, h);
 	if (c->nsections > 0) {
 		sorted = xmalloc(c->nsections * sizeof(*sorted));
 		memcpy(sorted, c->sections, c->nsections * sizeof(*sorted));
@@ -1099,48 +1113,44 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	memset(&o, 0, sizeof(o));
 	o.site = h->site;
 	o.doc = c->doc;
-	o.page_url = page;
+	o.page_url = c->url;
 	o.id_prefix = "";
 	o.sections = sorted;
 	o.nsections = c->nsections;
+	o.holes = rd;
 	r = render_new(&o);
 
 	first = c->doc && c->doc->root ? cmark_node_first_child(c->doc->root) : NULL;
 	for (b = first; b; b = cmark_node_next(b)) {
-		const struct section *sec = NULL;
+		struct section *sec = NULL;
 
 		if (cmark_node_get_type(b) == CMARK_NODE_HEADING) {
 			int level = cmark_node_get_heading_level(b);
 
 			while (nopen > 0 && open[nopen - 1]->level >= level) {
 				nopen--;
-				S_practise(&body.out, &open[nopen]->backlinks, open[nopen]->title, page);
+				S_practise_at(out, c, open[nopen], rd);
 			}
 			sec = render_find_section(sorted, c->nsections, b);
 			/* A leading # heading is the chapter's title: the template shows it. */
 			if (b == first && level == 1) {
 				if (sec) {
-					tvars_text(v, "title-id", sec->id);
+					ol->title = sec;
 					if (nopen < sizeof(open) / sizeof(open[0]))
 						open[nopen++] = sec;
 				}
 				continue;
 			}
-			render_out_blocks(r, &body.out, b, b);
+			render_out_blocks(r, out, b, b);
 			if (sec && nopen < sizeof(open) / sizeof(open[0]))
 				open[nopen++] = sec;
 			if (sec && (sec->level == 2 || sec->level == 3)) {
-				struct tvars *it = tvars_item(v, "toc");
-
-				s = xasprintf("#%s", sec->id);
-				tvars_text(it, "url", s);
-				free(s);
-				tvars_text(it, "title", sec->title);
-				tvars_text(it, "class", sec->level == 2 ? "toc-l2" : "toc-l3");
+				ol->toc = xgrow(ol->toc, &ol->cap, ol->ntoc + 1, sizeof(*ol->toc));
+				ol->toc[ol->ntoc++] = sec;
 			}
 			continue;
 		}
-		render_out_blocks(r, &body.out, b, b);
+		render_out_blocks(r, out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_first_child(b) && cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION) {
 			cmark_iter *it = cmark_iter_new(b);
@@ -1152,21 +1162,99 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 				if (ev == CMARK_EVENT_ENTER && n != b &&
 				    cmark_node_get_type(n) == CMARK_NODE_HEADING &&
 				    (sec = render_find_section(sorted, c->nsections, n)) != NULL)
-					S_practise(&body.out, &sec->backlinks, sec->title, page);
+					S_practise_at(out, c, sec, rd);
 			}
 			cmark_iter_free(it);
 		}
 	}
 	while (nopen > 0) {
 		nopen--;
-		S_practise(&body.out, &open[nopen]->backlinks, open[nopen]->title, page);
+		S_practise_at(out, c, open[nopen], rd);
 	}
-	S_practise(&body.out, &c->backlinks, c->title, page);
-	render_out_footnotes(r, &body.out);
+	S_practise_at(out, c, NULL, rd);
+	render_out_footnotes(r, out);
 	render_free(r);
 	free(sorted);
-	site_chapter_tree_done(c);
-	tvars_nodes(v, "body", S_part_nodes(&body));
+}
+
+/* render_fill_marks' mark: a chapter's "Practise this" list (S_practise_at). */
+struct practise_fill {
+	const struct chapter *c;
+	struct render_out out;
+};
+
+static void
+S_fill_practise(void *arg, size_t mark, struct buf *b)
+{
+	struct practise_fill *pf = arg;
+	const struct chapter *c = pf->c;
+
+	theme_writer_begin(pf->out.w, b);
+	if (mark > 0 && mark <= c->nsections)
+		S_practise(&pf->out, &c->sections[mark - 1]->backlinks, c->sections[mark - 1]->title, c->url);
+	else
+		S_practise(&pf->out, &c->backlinks, c->title, c->url);
+}
+
+static int
+S_chapter(struct html *h, struct chapter *c, size_t index)
+{
+	const char *page = c->url;
+	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
+	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
+	struct outline ol = { NULL, NULL, 0, 0 };
+	size_t i;
+	char *s;
+	int rc;
+
+	s = xasprintf("Guide \xc2\xb7 Chapter %zu of %zu", index + 1, h->site->nchapters);
+	tvars_text(v, "eyebrow", s);
+	free(s);
+	tvars_text(v, "lede", description);
+	if (c->body_html) {
+		struct practise_fill pf = { c, { NULL, theme_writer_new() } };
+		xmlNodePtr holder = render_el(NULL, "div", NULL);
+		struct buf b;
+
+		buf_init(&b);
+		buf_put(&b, "", 0);
+		render_fill_marks(h->site, c->doc, page, c->body_html, &b, S_fill_practise, &pf);
+		theme_writer_free(pf.out.w);
+		S_raw_nodes(holder, b.data, b.len);
+		buf_free(&b);
+		S_used(h, &c->body_html);
+		tvars_nodes(v, "body", holder);
+		ol.title = c->title_section;
+		ol.toc = c->toc;
+		ol.ntoc = c->ntoc;
+	} else {
+		struct part body;
+
+		if (site_chapter_tree(c) == -1) {
+			diag_error(h->dl, c->doc->src->display, 0, 0,
+			    "internal error: the chapter parsed differently the second time");
+			tvars_free(v);
+			return -1;
+		}
+		S_part_begin(&body, h);
+		S_chapter_body(h, c, &body.out, NULL, &ol);
+		site_chapter_tree_done(c);
+		tvars_nodes(v, "body", S_part_nodes(&body));
+	}
+	if (ol.title)
+		tvars_text(v, "title-id", ol.title->id);
+	for (i = 0; i < ol.ntoc; i++) {
+		const struct section *sec = ol.toc[i];
+		struct tvars *it = tvars_item(v, "toc");
+
+		s = xasprintf("#%s", sec->id);
+		tvars_text(it, "url", s);
+		free(s);
+		tvars_text(it, "title", sec->title);
+		tvars_text(it, "class", sec->level == 2 ? "toc-l2" : "toc-l3");
+	}
+	if (ol.toc != c->toc)
+		free(ol.toc);
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);
@@ -1586,6 +1674,24 @@ S_prerendered(struct html *h, const struct question *q, int sample, const struct
 	S_part_rendered(&p, rd);
 	h->holes = NULL;
 	return rd;
+}
+
+void
+html_render_chapter(const struct site *site, struct chapter *c)
+{
+	struct html h;
+	struct part p;
+	struct outline ol = { NULL, NULL, 0, 0 };
+
+	memset(&h, 0, sizeof(h));
+	h.site = site;
+	c->body_html = xcalloc(1, sizeof(*c->body_html));
+	S_part_begin(&p, &h);
+	S_chapter_body(&h, c, &p.out, c->body_html, &ol);
+	S_part_rendered(&p, c->body_html);
+	c->title_section = ol.title;
+	c->toc = ol.toc;
+	c->ntoc = ol.ntoc;
 }
 
 void

@@ -43,4 +43,6 @@ void html_close(struct html_site *hs);
 void html_render_topic(const struct site *site, struct topic *tp);
 /* The same for a deck's cards and intro: for a build that prints no deck. */
 void html_render_deck(const struct site *site, struct deck *dk);
+/* The same for a chapter's body (its "Practise this" lists are holes too), from its tree. */
+void html_render_chapter(const struct site *site, struct chapter *c);
 #endif

@@ -1072,12 +1072,17 @@ S_walk_doc(struct walker *w, struct doc *d)
 		return;
 	w->doc = d;
 	memset(&w->defs, 0, sizeof(w->defs));
-	{
+	if (d->refdefs) {
+		/* Found by links_record, while the source was there. */
+		w->defs = *d->refdefs;
+		free(d->refdefs);
+		d->refdefs = NULL;
+	} else {
 		size_t len;
 
 		doc_line(d, d->src->body_line, &len);   /* builds the line index */
+		S_scan_refdefs(d, &w->defs);
 	}
-	S_scan_refdefs(d, &w->defs);
 	for (i = 0; i < w->defs.len; i++) {
 		struct resolution r;
 
@@ -1223,6 +1228,8 @@ links_record(struct doc *d)
 			w.owner = ++ci;
 		S_walk_block(&w, n, NULL);
 	}
+	d->refdefs = xcalloc(1, sizeof(*d->refdefs));
+	S_scan_refdefs(d, d->refdefs);
 }
 
 void
@@ -1235,6 +1242,11 @@ links_uses_free(struct doc *d)
 	free(d->uses);
 	d->uses = NULL;
 	d->nuses = d->uses_cap = 0;
+	if (d->refdefs) {
+		S_refdefs_free(d->refdefs);
+		free(d->refdefs);
+		d->refdefs = NULL;
+	}
 }
 
 int

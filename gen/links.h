@@ -23,7 +23,9 @@ int links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl);
  * Keeps every link and image of doc d as written (d->uses), so its tree
  * can go before links_resolve: that then checks the uses kept, with the
  * same diagnostics, in the same order, each use still counted for the
- * question or card it is in (built before). links_uses_free frees them.
+ * question or card it is in (built before). Its reference definitions
+ * are kept too: the source is then read no more. links_uses_free frees
+ * them.
  */
 void links_record(struct doc *d);
 void links_uses_free(struct doc *d);

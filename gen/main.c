@@ -150,6 +150,7 @@ S_load(struct site *site, const struct cli *cli, int keep, int html, struct diag
 	so.drop_sources = !keep;
 	so.render_topic = html && !keep ? html_render_topic : NULL;
 	so.render_deck = html && !keep && cli->no_pdf ? html_render_deck : NULL;
+	so.render_chapter = html && !keep ? html_render_chapter : NULL;
 	dl->strict = cli->strict;
 	return site_load(site, cli->dir, &so, dl);
 }

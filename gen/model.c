@@ -1343,6 +1343,7 @@ struct parse_batch {
 	int stream;                /* chapters, topics, decks: built as parsed, their trees dropped (site_options) */
 	void (*render_topic)(const struct site *, struct topic *);
 	void (*render_deck)(const struct site *, struct deck *);
+	void (*render_chapter)(const struct site *, struct chapter *);
 	struct chapter **chapters; /* per doc, when streamed: its chapter */
 	struct diag_list *dls;     /* per doc, when streamed: building its chapter, topic or deck */
 	struct diag_list **built;  /* per doc: &dls[i] if it is a topic or deck built as parsed, else NULL */
@@ -1434,6 +1435,24 @@ S_chapter_drop_tree(struct chapter *c)
 }
 
 /*
+ * The bytes of a doc that was built, linked (links_record) and, for a
+ * build, rendered as it was parsed: nothing reads them again. The rest
+ * go once loading is done (S_drop_sources).
+ */
+static void
+S_release_source(struct doc *d)
+{
+	free(d->line_starts);
+	d->line_starts = NULL;
+	d->nlines = 0;
+	free(d->src->data);
+	d->src->data = NULL;
+	d->src->len = 0;
+	d->src->body = NULL;
+	d->src->body_len = 0;
+}
+
+/*
  * A streamed topic's tree goes once its questions are built, their links
  * kept and they are rendered: nothing reads it again. Every pointer into
  * it is cleared.
@@ -1511,6 +1530,7 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	if (pb->render_topic)
 		pb->render_topic(pb->site, d->topic);
 	S_topic_drop_tree(d->topic);
+	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
 	free(url);
 	free(dir);
@@ -1555,6 +1575,7 @@ S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	links_record(d);
 	pb->render_deck(pb->site, d->deck);
 	S_deck_drop_tree(d->deck);
+	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
 	return 1;
 }
@@ -1591,8 +1612,16 @@ S_parse_job(void *arg, size_t job, int worker)
 	}
 	pb->chapters[job] = S_build_chapter(d, &pb->dls[job]);
 	links_record(d);
-	d->streamed = 1;
-	S_chapter_drop_tree(pb->chapters[job]);
+	/* Rendered now, it needs no second parse: its source can go too (S_drop_sources). */
+	if (pb->render_chapter && !pb->over[job] && !pb->site->cfg.markdown.unsafe_html &&
+	    !S_has_footnotes(d->root)) {
+		pb->render_chapter(pb->site, pb->chapters[job]);
+		S_chapter_drop_tree(pb->chapters[job]);
+		S_release_source(d);
+	} else {
+		d->streamed = 1;
+		S_chapter_drop_tree(pb->chapters[job]);
+	}
 }
 
 /*
@@ -1623,6 +1652,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->render_topic = opt ? opt->render_topic : NULL;
 	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
 	pb->render_deck = opt ? opt->render_deck : NULL;
+	pb->render_chapter = opt ? opt->render_chapter : NULL;
 	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
 	for (i = 0; i < site->ndocs; i++)
@@ -1830,13 +1860,8 @@ S_drop_sources(struct site *site)
 		free(d->line_starts);
 		d->line_starts = NULL;
 		d->nlines = 0;
-		if (d->streamed)
-			continue;
-		free(d->src->data);
-		d->src->data = NULL;
-		d->src->len = 0;
-		d->src->body = NULL;
-		d->src->body_len = 0;
+		if (!d->streamed)
+			S_release_source(d);
 	}
 }
 
@@ -2094,6 +2119,8 @@ S_chapter_free(struct chapter *c)
 {
 	size_t j;
 
+	rendered_free(c->body_html);
+	free(c->toc);
 	for (j = 0; j < c->nsections; j++) {
 		free(c->sections[j]->id);
 		free(c->sections[j]->title);

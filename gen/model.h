@@ -23,6 +23,7 @@
 
 struct question;
 struct card;
+struct refdefs;
 struct section;
 struct chapter;
 
@@ -64,6 +65,7 @@ struct doc {
 	size_t ntargets, targets_cap;
 	struct link_use *uses;     /* private (links.c): its links, kept when its tree went (links_record) */
 	size_t nuses, uses_cap;
+	struct refdefs *refdefs;   /* private (links.c): its reference definitions, kept with them */
 	int streamed;              /* a chapter whose tree is parsed again for each use (site_chapter_tree) */
 	struct md_scratch *scratch; /* where a streamed chapter's or topic's tree lives, while it does */
 };
@@ -83,9 +85,10 @@ struct link_use {
  * goes, filled for the page it lands on by render_fill.
  */
 struct render_hole {
-	size_t at;                 /* the byte offset of the attribute's value */
-	char *dest;                /* the destination as written */
+	size_t at;                 /* the byte offset of the attribute's value, or of the mark */
+	char *dest;                /* the destination as written; NULL: a mark */
 	int is_image;
+	size_t mark;               /* a mark: what the renderer's caller puts here (render_fill) */
 };
 struct rendered {
 	char *html;
@@ -227,6 +230,16 @@ struct chapter {
 	struct xref_list backlinks; /* links to the chapter without an anchor */
 	char *url;                 /* "guide/<slug>/index.html" */
 	struct chapter *prev, *next;
+	/*
+	 * A streamed chapter's body rendered at load (render_chapter): its
+	 * holes are links and marks where a section's "Practise this" list
+	 * goes (mark 0: the chapter's own, k: sections[k - 1]'s); with the
+	 * sections its leading # heading and its table of contents show.
+	 */
+	struct rendered *body_html;
+	struct section *title_section;
+	struct section **toc;
+	size_t ntoc;
 };
 
 /* A non-Markdown file some content links to; copied to the output. */
@@ -281,6 +294,11 @@ struct site_options {
 	int drop_sources;
 	void (*render_topic)(const struct site *site, struct topic *tp);
 	void (*render_deck)(const struct site *site, struct deck *dk);
+	/*
+	 * With render_chapter set, a streamed chapter without footnotes is
+	 * rendered as it is parsed, and then needs no second parse.
+	 */
+	void (*render_chapter)(const struct site *site, struct chapter *c);
 };
 
 /*

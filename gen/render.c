@@ -250,11 +250,33 @@ S_hole(struct render *r, const char *name, const char *dest, int is_image)
 	h->at = theme_writer_url_hole(r->out->w, name);
 	h->dest = xstrdup(dest);
 	h->is_image = is_image;
+	h->mark = 0;
+}
+
+void
+render_out_mark(struct render_out *o, struct rendered *rd, size_t mark)
+{
+	struct render_hole *h;
+
+	rd->holes = xgrow(rd->holes, &rd->holes_cap, rd->nholes + 1, sizeof(*rd->holes));
+	h = &rd->holes[rd->nholes++];
+	h->at = theme_writer_offset(o->w);
+	h->dest = NULL;
+	h->is_image = 0;
+	h->mark = mark;
 }
 
 void
 render_fill(const struct site *site, const struct doc *doc, const char *page,
     const struct rendered *rd, struct buf *out)
+{
+	render_fill_marks(site, doc, page, rd, out, NULL, NULL);
+}
+
+void
+render_fill_marks(const struct site *site, const struct doc *doc, const char *page,
+    const struct rendered *rd, struct buf *out,
+    void (*mark)(void *arg, size_t mark, struct buf *out), void *arg)
 {
 	char *enc = NULL;
 	size_t at = 0, i;
@@ -264,6 +286,12 @@ render_fill(const struct site *site, const struct doc *doc, const char *page,
 		char *url;
 
 		buf_put(out, rd->html + at, h->at - at);
+		at = h->at;
+		if (h->dest == NULL) {
+			if (mark)
+				mark(arg, h->mark, out);
+			continue;
+		}
 		if (enc == NULL)
 			enc = url_encode_path(page);
 		/*
@@ -273,7 +301,6 @@ render_fill(const struct site *site, const struct doc *doc, const char *page,
 		url = S_site_url(site, doc, enc, h->dest, h->is_image);
 		theme_put_url_value(out, url ? url : "");
 		free(url);
-		at = h->at;
 	}
 	buf_put(out, rd->html + at, rd->len - at);
 	free(enc);

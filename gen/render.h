@@ -86,6 +86,12 @@ void render_out_footnotes(struct render *r, struct render_out *o);
 struct buf;
 void render_fill(const struct site *site, const struct doc *doc, const char *page,
     const struct rendered *rd, struct buf *out);
+/* render_fill, and at each mark, mark(arg, its number, out) appends what goes there. */
+void render_fill_marks(const struct site *site, const struct doc *doc, const char *page,
+    const struct rendered *rd, struct buf *out,
+    void (*mark)(void *arg, size_t mark, struct buf *out), void *arg);
+/* Records a mark at the bytes' current end (render_opts.holes); no element may be open. */
+void render_out_mark(struct render_out *o, struct rendered *rd, size_t mark);
 
 /* Sorts sections by heading pointer, for render_opts.sections. */
 void render_sort_sections(struct section **v, size_t n);

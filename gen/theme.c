@@ -2176,6 +2176,12 @@ theme_writer_url_hole(struct theme_writer *w, const char *name)
 	return w->s.b->len;
 }
 
+size_t
+theme_writer_offset(const struct theme_writer *w)
+{
+	return w->s.b->len;
+}
+
 void
 theme_put_url_value(struct buf *b, const char *value)
 {

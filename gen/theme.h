@@ -130,6 +130,8 @@ void theme_writer_attr(struct theme_writer *w, const char *name, const char *val
  * exactly as theme_writer_attr would have.
  */
 size_t theme_writer_url_hole(struct theme_writer *w, const char *name);
+/* Where the next byte goes in b, outside any element: a place to fill later. */
+size_t theme_writer_offset(const struct theme_writer *w);
 void theme_put_url_value(struct buf *b, const char *value);
 void theme_writer_text(struct theme_writer *w, const char *text);
 void theme_writer_raw(struct theme_writer *w, const char *html, size_t len);

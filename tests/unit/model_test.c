@@ -427,6 +427,36 @@ test_streamed_chapters(void)
 	}
 	site_chapter_tree_done(c);
 	CHECK(c->doc->root == NULL && c->sections[1]->heading == NULL, "site_chapter_tree_done drops it");
+
+	/* A build renders the chapter as it parses it: no second parse, and the source goes. */
+	{
+		struct site built;
+		struct diag_list db;
+		struct chapter *bc = NULL;
+
+		diag_init(&db);
+		so.render_chapter = html_render_chapter;
+		site_load(&built, fixture_root, &so, &db);
+		diag_sort(&db);
+		{
+			char *want = xstrdup(fixture_diags(&ds));
+
+			CHECK_STR(fixture_diags(&db), want, "rendered at load: the same diagnostics");
+			free(want);
+		}
+		for (i = 0; i < built.nchapters; i++)
+			if (strcmp(built.chapters[i]->slug, "ring") == 0)
+				bc = built.chapters[i];
+		CHECK(bc && bc->body_html && bc->doc->root == NULL && !bc->doc->streamed &&
+		    bc->doc->src->data == NULL, "its body is rendered, its tree and its source gone");
+		CHECK(bc && bc->body_html->nholes == 2 + 4 + 1,
+		    "a hole for each link, and a mark for each section's practice and the chapter's");
+		CHECK(bc && bc->title_section == bc->sections[0], "the leading # heading is the title");
+		CHECK(bc && bc->ntoc == 1 && bc->toc[0] == bc->sections[2],
+		    "the contents list the top-level ## only, not headings in a quote or a list");
+		site_free(&built);
+		diag_free(&db);
+	}
 out:
 	site_free(&kept);
 	diag_free(&dk);
