@@ -283,18 +283,105 @@ S_frame(struct writer *w, const struct card *c, PangoLayout *folio, double *top,
 }
 
 /*
+ * A run of a laid-out text between two places where a line may break:
+ * its width (pt), and its width without the white space it ends in,
+ * which hangs past the measure when a line breaks after it.
+ */
+struct span {
+	double w, ink;
+	int hard;                  /* a line must break before it */
+};
+
+/*
+ * The spans of l's text, from its clusters as laid out (caller frees),
+ * or -1 when l has something the greedy count below cannot follow.
+ */
+static ssize_t
+S_spans(PangoLayout *l, struct span **out)
+{
+	const char *text = pango_layout_get_text(l);
+	const PangoLogAttr *attrs;
+	PangoLayoutIter *it;
+	struct span *v = NULL;
+	size_t n = 0, cap = 0;
+	gint nattrs, ch = 0, idx = 0;
+
+	attrs = pango_layout_get_log_attrs_readonly(l, &nattrs);
+	it = pango_layout_get_iter(l);
+	do {
+		PangoRectangle logical;
+		int at = pango_layout_iter_get_index(it);
+
+		if (pango_layout_iter_get_run_readonly(it) == NULL)
+			continue;              /* the end of a line */
+		/* Clusters come in text order in a left-to-right text: count characters as they go. */
+		if (at < idx)
+			goto fail;
+		ch += (gint)g_utf8_strlen(text + idx, at - idx);
+		idx = at;
+		if (ch >= nattrs)
+			goto fail;
+		pango_layout_iter_get_cluster_extents(it, NULL, &logical);
+		if (n == 0 || attrs[ch].is_line_break) {
+			v = xgrow(v, &cap, n + 1, sizeof(*v));
+			v[n].w = v[n].ink = 0;
+			v[n].hard = n > 0 && attrs[ch].is_mandatory_break;
+			n++;
+		}
+		v[n - 1].w += (double)logical.width / PANGO_SCALE;
+		if (!attrs[ch].is_white)
+			v[n - 1].ink = v[n - 1].w;
+	} while (pango_layout_iter_next_cluster(it));
+	pango_layout_iter_free(it);
+	*out = v;
+	return (ssize_t)n;
+fail:
+	pango_layout_iter_free(it);
+	free(v);
+	return -1;
+}
+
+/*
+ * How many lines the spans take at `width` pt, broken greedily as Pango
+ * breaks them; -1 if a span is wider than the measure (Pango would break
+ * inside it).
+ */
+static int
+S_count_lines(const struct span *v, size_t n, double width)
+{
+	double cur = 0;
+	int lines = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].ink > width)
+			return -1;
+		if (i > 0 && (v[i].hard || cur + v[i].ink > width)) {
+			lines++;
+			cur = 0;
+		}
+		cur += v[i].w;
+	}
+	return lines;
+}
+
+/*
  * Balances a centred display setting so a question does not end in a
  * word alone: when the last line is short, tries a measure near the
  * text's length over its line count, keeping it if the line count holds.
- * Re-laying out costs a shaping pass, so at most two tries. Leaves l set
- * to the measure chosen and returns it (pt).
+ * Re-laying out costs a shaping pass, so a try is first counted from the
+ * clusters already laid out (S_count_lines), and laid out only if the
+ * count says the lines hold; the layout has the last word either way.
+ * Leaves l set to the measure chosen and returns it (pt).
  */
 static double
 S_balance(PangoLayout *l, double width)
 {
 	static const double slack[] = { 1.06, 1.18 };
-	int lines = pango_layout_get_line_count(l);
+	int lines = pango_layout_get_line_count(l), moved = 0;
 	double total = 0, last = 0;
+	struct span *spans = NULL;
+	ssize_t nspans;
 	GSList *it;
 	size_t i;
 
@@ -309,14 +396,23 @@ S_balance(PangoLayout *l, double width)
 	}
 	if (last > 0.7 * width)
 		return width;
+	nspans = S_spans(l, &spans);
 	for (i = 0; i < sizeof(slack) / sizeof(slack[0]); i++) {
 		double try = fmin(width, total / lines * slack[i]);
+		int sim = nspans > 0 ? S_count_lines(spans, (size_t)nspans, try) : -2;
 
+		if (sim >= 0 && sim != lines)
+			continue;
 		pango_layout_set_width(l, (int)(try * PANGO_SCALE));
-		if (pango_layout_get_line_count(l) == lines)
+		moved = 1;
+		if (pango_layout_get_line_count(l) == lines) {
+			free(spans);
 			return try;
+		}
 	}
-	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+	free(spans);
+	if (moved)
+		pango_layout_set_width(l, (int)(width * PANGO_SCALE));
 	return width;
 }
 

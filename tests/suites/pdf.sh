@@ -275,6 +275,39 @@ for font in NotoSansHebrew NotoSansArabic NotoSansCJK; do
 	fi
 done
 
+# ---- balanced questions -------------------------------------------------
+# At the full measure both questions of the fixture end in a word or two
+# alone (40 pt of 174, 47 of 157); balanced, no line of a question is
+# under half its longest. pdftotext -bbox-layout gives each question as a
+# block of lines in the display size (over 15 pt high).
+run balance tests/fixtures/pdf/balance
+if [ "$rc" -ne 0 ]; then
+	fail "balance" "print failed (exit $rc): $(head -c 300 "$tmp/balance.err")"
+else
+	pdftotext -bbox-layout "$tmp/balance/print/bal.pdf" - 2>/dev/null | awk '
+	function attr(s, k,   r) {
+		r = s; sub(".*" k "=\"", "", r); sub("\".*", "", r); return r + 0
+	}
+	function done() {
+		if (n >= 2) {
+			blocks++
+			if (last < 0.5 * max) bad = bad sprintf(" last line %.0f pt of %.0f;", last, max)
+		}
+		n = 0; max = 0
+	}
+	/<block/ { done() }
+	/<line / {
+		w = attr($0, "xMax") - attr($0, "xMin"); h = attr($0, "yMax") - attr($0, "yMin")
+		if (h > 15) { n++; last = w; if (w > max) max = w }
+	}
+	END {
+		done()
+		if (blocks < 2) print "not ok pdf balance: found " blocks + 0 " questions of two or more lines, want 2"
+		else if (bad != "") print "not ok pdf balance:" bad
+		else print "ok pdf balance: " blocks " questions of two or more lines, none ending in a short line"
+	}'
+fi
+
 # ---- shrink to fit, and the warning when even that fails ---------------
 run overflow "$F/overflow"
 want='content/cards/long.md:9:1: warning: card "huge" does not fit on a 85x55 mm card even at 7 pt; shorten it or choose a larger card'
