@@ -1188,12 +1188,17 @@ S_fill_practise(void *arg, size_t mark, struct buf *b)
 {
 	struct practise_fill *pf = arg;
 	const struct chapter *c = pf->c;
+	const struct xref_list *xl = mark > 0 && mark <= c->nsections ?
+	    &c->sections[mark - 1]->backlinks : &c->backlinks;
 
+	if (xl->len == 0)
+		return;
+	/* Most sections have no list: the writer is made for the first that has one. */
+	if (pf->out.w == NULL)
+		pf->out.w = theme_writer_new();
 	theme_writer_begin(pf->out.w, b);
-	if (mark > 0 && mark <= c->nsections)
-		S_practise(&pf->out, &c->sections[mark - 1]->backlinks, c->sections[mark - 1]->title, c->url);
-	else
-		S_practise(&pf->out, &c->backlinks, c->title, c->url);
+	S_practise(&pf->out, xl, mark > 0 && mark <= c->nsections ? c->sections[mark - 1]->title :
+	    c->title, c->url);
 }
 
 static int
@@ -1212,7 +1217,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	free(s);
 	tvars_text(v, "lede", description);
 	if (c->body_html) {
-		struct practise_fill pf = { c, { NULL, theme_writer_new() } };
+		struct practise_fill pf = { c, { NULL, NULL } };
 		xmlNodePtr holder = render_el(NULL, "div", NULL);
 		struct buf b;
 
