@@ -2,7 +2,10 @@
  * libFuzzer target: a whole site from one input, through the question
  * and deck parsers, the guide, link resolution and, when the site has no
  * error, every page (html_build on tmpfs) with the injection oracle of
- * fuzz_util.h over each page written.
+ * fuzz_util.h over each page written. Then the site is loaded again as
+ * `build --no-pdf` loads it (streamed: topics, decks and chapters
+ * rendered as they are parsed, their trees dropped), and every page must
+ * come out the same, byte for byte, with the same diagnostics.
  *
  * The input is cut at form feeds (\f):
  *
@@ -38,6 +41,57 @@ static const unsigned char png[] = {
 	0xae, 0x42, 0x60, 0x82,
 };
 
+/* Aborts unless the file under a and under b holds the same bytes. */
+static void
+S_same_file(const char *a, const char *b, const char *rel)
+{
+	char *pa = path_join(a, rel), *pb = path_join(b, rel), *da = NULL, *db = NULL;
+	size_t la = 0, lb = 0;
+	int ra = file_read(pa, &da, &la), rb = file_read(pb, &db, &lb);
+
+	if (ra != rb || la != lb || (ra == 0 && memcmp(da, db, la) != 0))
+		abort();
+	free(da);
+	free(db);
+	free(pa);
+	free(pb);
+}
+
+/* The streamed load's pages under b are those of the kept load under a. */
+static void
+S_same_pages(const struct site *site, const char *a, const char *b)
+{
+	size_t i;
+
+	S_same_file(a, b, "index.html");
+	for (i = 0; i < site->ntests; i++)
+		S_same_file(a, b, site->tests[i]->url);
+	for (i = 0; i < site->ndecks; i++)
+		S_same_file(a, b, site->decks[i]->url);
+	for (i = 0; i < site->nchapters; i++)
+		S_same_file(a, b, site->chapters[i]->url);
+}
+
+/* Every diagnostic, formatted, one a line (caller frees). */
+static char *
+S_diags(struct diag_list *dl)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_puts(&b, "");
+	diag_sort(dl);
+	for (i = 0; i < dl->len; i++) {
+		char *line = diag_format(&dl->v[i]);
+
+		buf_puts(&b, line);
+		buf_putc(&b, '\n');
+		free(line);
+	}
+	return buf_detach(&b);
+}
+
 static void
 S_check_pages(const struct site *site, const char *out)
 {
@@ -70,11 +124,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int ready;
 	const char *part[5];
-	size_t len[5], n, i;
+	size_t len[5], n;
 	struct site_options so;
 	struct diag_list dl;
 	struct site site;
-	char *out;
+	char *out, *out2, *kept, *streamed;
 
 	if (!ready) {
 		fz_put_str("content/guide/fixed.md", fixed_md);
@@ -94,19 +148,43 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&so, 0, sizeof(so));
 	diag_init(&dl);
 	site_load(&site, fz_site_dir(), &so, &dl);
-	diag_sort(&dl);
-	for (i = 0; i < dl.len; i++)
-		free(diag_format(&dl.v[i]));
+	kept = S_diags(&dl);
+	out = path_join(fz_site_dir(), "out");
+	out2 = path_join(fz_site_dir(), "out2");
+	dir_remove(out);
+	dir_remove(out2);
 	if (!diag_failed(&dl)) {
-		out = path_join(fz_site_dir(), "out");
-		dir_remove(out);
 		dir_make(out);
 		if (html_build(&site, out, 1, &dl) == 0)
 			S_check_pages(&site, out);
-		dir_remove(out);
-		free(out);
+		else
+			dir_remove(out);
 	}
 	site_free(&site);
 	diag_free(&dl);
+
+	/* As build --no-pdf loads it. */
+	so.drop_sources = 1;
+	so.render_topic = html_render_topic;
+	so.render_deck = html_render_deck;
+	so.render_chapter = html_render_chapter;
+	diag_init(&dl);
+	site_load(&site, fz_site_dir(), &so, &dl);
+	streamed = S_diags(&dl);
+	if (strcmp(kept, streamed) != 0)
+		abort();
+	if (!diag_failed(&dl)) {
+		dir_make(out2);
+		if (html_build(&site, out2, 1, &dl) == 0)
+			S_same_pages(&site, out, out2);
+	}
+	site_free(&site);
+	diag_free(&dl);
+	dir_remove(out);
+	dir_remove(out2);
+	free(out);
+	free(out2);
+	free(kept);
+	free(streamed);
 	return 0;
 }
