@@ -1414,6 +1414,19 @@ S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 
 /* Loading. */
 
+/* A doc's scratch tree, gone: the anchors point at no heading in it. */
+static void
+S_doc_drop_tree(struct doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nanchors; i++)
+		d->anchors[i].node = NULL;
+	md_scratch_free(d->scratch);
+	d->scratch = NULL;
+	d->root = NULL;
+}
+
 /*
  * A streamed chapter's tree goes once the chapter is built and its links
  * kept (links_record): what it held is a tenth of its source in text and
@@ -1427,11 +1440,7 @@ S_chapter_drop_tree(struct chapter *c)
 
 	for (i = 0; i < c->nsections; i++)
 		c->sections[i]->heading = NULL;
-	for (i = 0; i < d->nanchors; i++)
-		d->anchors[i].node = NULL;
-	md_scratch_free(d->scratch);
-	d->scratch = NULL;
-	d->root = NULL;
+	S_doc_drop_tree(d);
 }
 
 /*
@@ -1473,11 +1482,7 @@ S_topic_drop_tree(struct topic *tp)
 			q->options[k].item = q->options[k].feedback = NULL;
 	}
 	memset(&tp->intro, 0, sizeof(tp->intro));
-	for (i = 0; i < d->nanchors; i++)
-		d->anchors[i].node = NULL;
-	md_scratch_free(d->scratch);
-	d->scratch = NULL;
-	d->root = NULL;
+	S_doc_drop_tree(d);
 }
 
 /* Footnotes are rendered through libxml2 nodes, which leave no holes (render_fill). */
@@ -1489,6 +1494,25 @@ S_has_footnotes(cmark_node *root)
 	for (n = cmark_node_last_child(root); n; n = cmark_node_previous(n))
 		if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_DEFINITION)
 			return 1;
+	return 0;
+}
+
+/*
+ * Parses d into scratch memory, to be built, linked and rendered in this
+ * job. 0, with no tree, if it cannot stream: too many elements, or
+ * footnotes.
+ */
+static int
+S_parse_streamable(struct parse_batch *pb, struct doc *d, const char *body, size_t len)
+{
+	size_t nodes;
+
+	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
+	if (nodes <= pb->max && !S_has_footnotes(d->root))
+		return 1;
+	md_scratch_free(d->scratch);
+	d->scratch = NULL;
+	d->root = NULL;
 	return 0;
 }
 
@@ -1505,7 +1529,6 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	const struct source *index;
 	char *dir = path_dirname(d->src->rel), *path = path_join(dir, "_index.md");
 	char *slug = S_stem(d->src->rel), *url;
-	size_t nodes;
 
 	index = content_find(&pb->site->sources, path);
 	free(path);
@@ -1514,11 +1537,7 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 		free(slug);
 		return 0;
 	}
-	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
-	if (nodes > pb->max || S_has_footnotes(d->root)) {
-		md_scratch_free(d->scratch);
-		d->scratch = NULL;
-		d->root = NULL;
+	if (!S_parse_streamable(pb, d, body, len)) {
 		free(dir);
 		free(slug);
 		return 0;
@@ -1550,11 +1569,7 @@ S_deck_drop_tree(struct deck *dk)
 		memset(&dk->cards[i].back, 0, sizeof(dk->cards[i].back));
 	}
 	memset(&dk->intro, 0, sizeof(dk->intro));
-	for (i = 0; i < d->nanchors; i++)
-		d->anchors[i].node = NULL;
-	md_scratch_free(d->scratch);
-	d->scratch = NULL;
-	d->root = NULL;
+	S_doc_drop_tree(d);
 }
 
 /* S_stream_topic for a deck, which needs nothing of the rest of the site. */
@@ -1562,15 +1577,9 @@ static int
 S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 {
 	struct doc *d = pb->site->docs[job];
-	size_t nodes;
 
-	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
-	if (nodes > pb->max || S_has_footnotes(d->root)) {
-		md_scratch_free(d->scratch);
-		d->scratch = NULL;
-		d->root = NULL;
+	if (!S_parse_streamable(pb, d, body, len))
 		return 0;
-	}
 	S_build_deck(d, &pb->dls[job]);
 	links_record(d);
 	pb->render_deck(pb->site, d->deck);
