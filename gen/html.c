@@ -109,7 +109,7 @@ S_url_var(struct tvars *v, const char *name, const char *path, const char *fragm
 	char *url = url_encode_path(path), *s;
 
 	if (fragment) {
-		s = xasprintf("%s#%s", url, fragment);
+		s = xconcat(url, "#", fragment, NULL);
 		free(url);
 		url = s;
 	}
@@ -207,7 +207,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		free(s);
 	}
 	tvars_text(v, "description", description && *description ? description : cfg->description);
-	s = xasprintf("page-%s", kinds[kind]);
+	s = xconcat("page-", kinds[kind], NULL);
 	tvars_text(v, "body-class", s);
 	tvars_text(v, s, "1");
 	free(s);
@@ -1252,7 +1252,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 		const struct section *sec = ol.toc[i];
 		struct tvars *it = tvars_item(v, "toc");
 
-		s = xasprintf("#%s", sec->id);
+		s = xconcat("#", sec->id, NULL);
 		tvars_text(it, "url", s);
 		free(s);
 		tvars_text(it, "title", sec->title);

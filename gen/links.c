@@ -336,10 +336,10 @@ S_output_path(const struct resolution *r)
 	if (r->asset)
 		return url;
 	if (r->frag && *r->frag)
-		res = xasprintf("%s#%s", url, r->frag);
+		res = xconcat(url, "#", r->frag, NULL);
 	else if (d->src->kind == SOURCE_TOPIC && d->topic) {
 		slug = url_encode_path(d->topic->slug);
-		res = xasprintf("%s#topic-%s", url, slug);
+		res = xconcat(url, "#topic-", slug, NULL);
 		free(slug);
 	} else
 		return url;

@@ -92,14 +92,15 @@ doc_line(struct doc *d, int line, size_t *len)
 	if (d->line_starts == NULL) {
 		size_t cap = 0;
 
+		const char *nl;
+
 		d->line_starts = xgrow(NULL, &cap, 1, sizeof(size_t));
 		d->line_starts[0] = 0;
 		d->nlines = 1;
-		for (i = 0; i < n; i++)
-			if (body[i] == '\n') {
-				d->line_starts = xgrow(d->line_starts, &cap, d->nlines + 1, sizeof(size_t));
-				d->line_starts[d->nlines++] = i + 1;
-			}
+		for (i = 0; i < n && (nl = memchr(body + i, '\n', n - i)) != NULL; i = (size_t)(nl - body) + 1) {
+			d->line_starts = xgrow(d->line_starts, &cap, d->nlines + 1, sizeof(size_t));
+			d->line_starts[d->nlines++] = (size_t)(nl - body) + 1;
+		}
 	}
 	if (line < d->src->body_line)
 		return NULL;

@@ -242,6 +242,8 @@ test_urls(void)
 		{ "-rf/it's (x)&y=1;z@w", "-rf/it's%20(x)&y=1;z@w" },
 		{ "a\"<b>\\c", "a%22%3Cb%3E%5Cc" },
 		{ "tab\tnl\n", "tab%09nl%0A" },
+		{ "a.b_c~d!e$f*g+h,i", "a.b_c~d!e$f*g+h,i" },
+		{ "[x]{y}|^`\x7f", "%5Bx%5D%7By%7D%7C%5E%60%7F" },
 	};
 	static const struct {
 		const char *dest;
@@ -347,6 +349,57 @@ test_diag(void)
 	diag_free(&dl);
 }
 
+/*
+ * utf8_validate takes ASCII eight bytes at a time and counts the line and
+ * column only when a byte is bad: every bad byte, at every offset around
+ * the eight-byte steps, after ASCII, line breaks and good multi-byte
+ * characters, is found where a byte-by-byte count puts it.
+ */
+static void
+test_utf8_positions(void)
+{
+	static const char *const bad[] = { "\x80", "\xc3", "\xe6\x97", "\xf0\x9f\x98", "\xc0\xaf", "\xed\xa0\x80", "\xff" };
+	static const char *const fill[] = { "a", "\n", "\xc3\xa9", "\xe6\x97\xa5" };
+	int all = 1, line, col;
+	size_t pre, b, f;
+
+	CHECK_GROUP("utf8_validate");
+	for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+		for (f = 0; f < sizeof(fill) / sizeof(fill[0]); f++)
+			for (pre = 0; pre < 20; pre++) {
+				struct buf s;
+				int want_line = 1, want_col = 1;
+				size_t i;
+
+				buf_init(&s);
+				buf_puts(&s, "");
+				for (i = 0; i < pre; i++) {
+					buf_puts(&s, i % 3 == 2 ? fill[f] : "x");
+					if (i % 3 == 2 && fill[f][0] == '\n') {
+						want_line++;
+						want_col = 1;
+					} else
+						want_col += (int)strlen(i % 3 == 2 ? fill[f] : "x");
+				}
+				buf_puts(&s, bad[b]);
+				buf_puts(&s, "tail text that is ASCII");
+				line = col = 0;
+				if (utf8_validate(s.data, s.len, &line, &col) != 0 || line != want_line ||
+				    col != want_col) {
+					CHECK(0, "bad sequence %zu after %zu bytes of fill %zu: at %d:%d, want %d:%d",
+					    b, pre, f, line, col, want_line, want_col);
+					all = 0;
+				}
+				buf_free(&s);
+			}
+	CHECK(all, "every bad byte is found at its line and column");
+	{
+		static const char good[] = "plain ASCII, longer than eight bytes\n\xc3\xa9\xe6\x97\xa5 ok";
+
+		CHECK_INT(utf8_validate(good, strlen(good), &line, &col), 1, "good text passes");
+	}
+}
+
 /* ---- Markdown ----------------------------------------------------------- */
 
 /* 1 if every literal in the tree is valid UTF-8; the text of the tree in *text. */
@@ -437,6 +490,7 @@ main(void)
 	test_limits();
 	test_collisions();
 	test_diag();
+	test_utf8_positions();
 	test_markdown_utf8();
 	test_card_text();
 	return check_finish();
