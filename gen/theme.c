@@ -1226,13 +1226,17 @@ S_is_boolean_attr(const char *name)
 		"checked", "compact", "declare", "defer", "disabled", "ismap", "multiple",
 		"nohref", "noresize", "noshade", "nowrap", "readonly", "selected",
 	};
-	size_t i;
+	size_t i, len;
 	char first = name[0] >= 'A' && name[0] <= 'Z' ? (char)(name[0] - 'A' + 'a') : name[0];
 
-	if (strchr("cdimnrs", first) == NULL || first == '\0')
+	if (first == '\0' || strchr("cdimnrs", first) == NULL)
+		return 0;
+	/* Every attribute of every element asks: only names of a boolean's length are compared. */
+	len = strlen(name);
+	if (len < 5 || len > 8)
 		return 0;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i][0] == first && strcasecmp(name, names[i]) == 0)
+		if (names[i][0] == first && strlen(names[i]) == len && strcasecmp(name, names[i]) == 0)
 			return 1;
 	return 0;
 }

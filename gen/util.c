@@ -153,8 +153,9 @@ buf_put(struct buf *b, const void *p, size_t n)
 {
 	if (n > SIZE_MAX - b->len - 1)
 		S_oom(SIZE_MAX);
+	/* Most buffers grow to a few hundred bytes: not through 8, 16 and 32 first. */
 	if (b->len + n + 1 > b->cap)
-		b->data = xgrow(b->data, &b->cap, b->len + n + 1, 1);
+		b->data = xgrow(b->data, &b->cap, b->cap == 0 && b->len + n + 1 < 64 ? 64 : b->len + n + 1, 1);
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
