@@ -1218,27 +1218,32 @@ S_uri_escape(struct buf *b, const char *p)
 	S_put(b, run, (size_t)(p - run));
 }
 
-/* libxml2's htmlIsBooleanAttr: these are written without a value. */
+/*
+ * libxml2's htmlIsBooleanAttr: these are written without a value. Every
+ * attribute of every element asks, so the length picks the names to
+ * compare.
+ */
 static int
 S_is_boolean_attr(const char *name)
 {
-	static const char *const names[] = {
-		"checked", "compact", "declare", "defer", "disabled", "ismap", "multiple",
-		"nohref", "noresize", "noshade", "nowrap", "readonly", "selected",
-	};
-	size_t i, len;
-	char first = name[0] >= 'A' && name[0] <= 'Z' ? (char)(name[0] - 'A' + 'a') : name[0];
+	int c = name[0] >= 'A' && name[0] <= 'Z' ? name[0] - 'A' + 'a' : name[0];
 
-	if (first == '\0' || strchr("cdimnrs", first) == NULL)
+#define QD_IS(first, word) (c == (first) && strcasecmp(name, (word)) == 0)
+	switch (strlen(name)) {
+	case 5:
+		return QD_IS('d', "defer") || QD_IS('i', "ismap");
+	case 6:
+		return QD_IS('n', "nohref") || QD_IS('n', "nowrap");
+	case 7:
+		return QD_IS('c', "checked") || QD_IS('c', "compact") || QD_IS('d', "declare") ||
+		    QD_IS('n', "noshade");
+	case 8:
+		return QD_IS('d', "disabled") || QD_IS('m', "multiple") || QD_IS('n', "noresize") ||
+		    QD_IS('r', "readonly") || QD_IS('s', "selected");
+	default:
 		return 0;
-	/* Every attribute of every element asks: only names of a boolean's length are compared. */
-	len = strlen(name);
-	if (len < 5 || len > 8)
-		return 0;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i][0] == first && strlen(names[i]) == len && strcasecmp(name, names[i]) == 0)
-			return 1;
-	return 0;
+	}
+#undef QD_IS
 }
 
 static int

@@ -234,6 +234,9 @@ S_check_random(void)
 	static const char *const attrs[] = {
 		"href", "src", "action", "name", "checked", "class", "title", "data-x", "HREF",
 		"selected", "disabled", "value", "content", "charset", "alt", "id", "ismap", "nowrap",
+		/* Every boolean attribute libxml2 knows, some in capitals, and near misses. */
+		"compact", "declare", "defer", "multiple", "nohref", "noresize", "noshade", "readonly",
+		"Checked", "NOWRAP", "Defer", "deferx", "nohre", "selecte", "readOnly",
 	};
 	static const char *const frames[] = {
 		"<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
