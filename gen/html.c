@@ -47,6 +47,11 @@ struct html {
 	int replace;               /* pages replace served files: write beside, then rename */
 	struct rendered *holes;    /* rendering at load (html_render_topic): links leave holes here */
 	/*
+	 * A writer the parts use in turn (S_part_begin), set by who renders
+	 * many: its cache of element facts stays warm from one to the next.
+	 */
+	struct theme_writer *writer;
+	/*
 	 * html_build: content rendered at load is freed once its page has
 	 * it, so a large test page is not held three times over (rendered,
 	 * in the page's tree, and in its bytes).
@@ -361,6 +366,7 @@ struct part {
 	struct render_out out;
 	xmlNodePtr holder;         /* nodes, or NULL: bytes */
 	struct buf b;
+	int lent;                  /* out.w is html.writer's, not the part's to free */
 };
 
 static void
@@ -371,10 +377,11 @@ S_part_begin(struct part *p, const struct html *h)
 	p->holder = NULL;
 	p->out.cur = NULL;
 	p->out.w = NULL;
+	p->lent = h->writer != NULL;
 	if (h->site->cfg.markdown.unsafe_html)
 		p->holder = p->out.cur = render_el(NULL, "div", NULL);
 	else {
-		p->out.w = theme_writer_new();
+		p->out.w = h->writer ? h->writer : theme_writer_new();
 		theme_writer_begin(p->out.w, &p->b);
 	}
 }
@@ -405,7 +412,8 @@ S_part_nodes(struct part *p)
 {
 	xmlNodePtr holder = p->holder;
 
-	theme_writer_free(p->out.w);
+	if (!p->lent)
+		theme_writer_free(p->out.w);
 	if (holder == NULL) {
 		holder = render_el(NULL, "div", NULL);
 		S_raw_nodes(holder, p->b.data, p->b.len);
@@ -443,7 +451,8 @@ S_filled_nodes(const struct html *h, xmlNodePtr holder, const struct doc *doc, c
 static char *
 S_part_bytes(struct part *p, size_t *len)
 {
-	theme_writer_free(p->out.w);
+	if (!p->lent)
+		theme_writer_free(p->out.w);
 	if (p->holder) {
 		theme_serialize_children(p->holder, &p->b);
 		xmlFreeNode(p->holder);
@@ -1732,6 +1741,8 @@ html_render_topic(const struct site *site, struct topic *tp)
 
 	memset(&h, 0, sizeof(h));
 	h.site = site;
+	if (!site->cfg.markdown.unsafe_html)
+		h.writer = theme_writer_new();
 	for (i = 0; i < tp->nquestions; i++) {
 		struct question *q = &tp->questions[i];
 
@@ -1742,6 +1753,7 @@ html_render_topic(const struct site *site, struct topic *tp)
 	}
 	if (!S_range_empty(&tp->intro))
 		tp->intro_html = S_prerendered(&h, NULL, 0, tp);
+	theme_writer_free(h.writer);
 }
 
 struct html_site {
