@@ -1205,9 +1205,16 @@ S_uri_escape(struct buf *b, const char *p)
 		unsigned char c = (unsigned char)*p;
 		char esc[3];
 
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    strchr("-_.!~*'()@/:=?;#%&,+<>", c) != NULL)
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
 			continue;
+		switch (c) {
+		case '-': case '_': case '.': case '!': case '~': case '*': case '\'': case '(':
+		case ')': case '@': case '/': case ':': case '=': case '?': case ';': case '#':
+		case '%': case '&': case ',': case '+': case '<': case '>':
+			continue;
+		default:
+			break;
+		}
 		S_put(b, run, (size_t)(p - run));
 		esc[0] = '%';
 		esc[1] = hex[c >> 4];

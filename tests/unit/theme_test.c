@@ -199,7 +199,7 @@ S_rand(unsigned n)
 static char *
 S_string(unsigned max)
 {
-	static const char punct[] = "<>&\"' -{}!#%/:=?;@+,\t\n\r";
+	static const char punct[] = "<>&\"' -{}!#%/:=?;@+,\t\n\r_.~*()[]|^`\\$";
 	unsigned n = S_rand(max + 1), i;
 	char *s = xmalloc(n + 1);
 
