@@ -142,24 +142,32 @@ S_range_empty(const struct block_range *r)
 	return r->first == NULL;
 }
 
+/* An introduction's blocks and the footnotes they reference, into o; ids get prefix. */
+static void
+S_intro(const struct html *h, struct render_out *o, const struct doc *doc, const char *page,
+    const struct block_range *intro, const char *prefix)
+{
+	struct render *r = S_render(h, doc, page, prefix);
+
+	render_out_blocks(r, o, intro->first, intro->last);
+	render_out_footnotes(r, o);
+	render_free(r);
+}
+
 /* A holder element with the description as a paragraph and the intro blocks. */
 static xmlNodePtr
 S_lede(const struct html *h, const struct doc *doc, const char *page, const char *description,
     const struct block_range *intro, const char *prefix)
 {
 	xmlNodePtr holder = render_el(NULL, "div", NULL);
+	struct render_out o = { holder, NULL };
 
 	if (description && *description) {
 		render_text(render_el(holder, "p", NULL), description);
 		render_nl(holder);
 	}
-	if (doc && intro && !S_range_empty(intro)) {
-		struct render *r = S_render(h, doc, page, prefix);
-
-		render_blocks(r, holder, intro->first, intro->last);
-		render_footnotes(r, holder);
-		render_free(r);
-	}
+	if (doc && intro && !S_range_empty(intro))
+		S_intro(h, &o, doc, page, intro, prefix);
 	return holder;
 }
 
@@ -837,13 +845,10 @@ S_test(struct html *h, const struct test *t, size_t index)
 			S_filled_nodes(h, render_el(sec, "div", "topic-intro"), tp->doc, page, &tp->intro_html);
 			render_nl(sec);
 		} else if (!S_range_empty(&tp->intro)) {
-			xmlNodePtr intro = render_el(sec, "div", "topic-intro");
+			struct render_out o = { render_el(sec, "div", "topic-intro"), NULL };
 			char *prefix = xasprintf("topic-%s-", tp->slug);
-			struct render *r = S_render(h, tp->doc, page, prefix);
 
-			render_blocks(r, intro, tp->intro.first, tp->intro.last);
-			render_footnotes(r, intro);
-			render_free(r);
+			S_intro(h, &o, tp->doc, page, &tp->intro, prefix);
 			free(prefix);
 			render_nl(sec);
 		}
@@ -1102,11 +1107,12 @@ S_practise_at(struct render_out *o, const struct chapter *c, const struct sectio
 		S_practise(o, &c->backlinks, c->title, c->url);
 }
 
-/* A chapter's body from its tree into out (rd: rendered at load, with holes), and its outline. */
+/* A chapter's body from its tree into out (with holes when h->holes: at load), and its outline. */
 static void
 S_chapter_body(const struct html *h, const struct chapter *c, struct render_out *out,
-    struct rendered *rd, struct outline *ol)
+    struct outline *ol)
 {
+	struct rendered *rd = h->holes;
 	struct section **sorted = NULL;
 	const struct section *open[8];
 	size_t nopen = 0;
@@ -1126,7 +1132,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 	o.id_prefix = "";
 	o.sections = sorted;
 	o.nsections = c->nsections;
-	o.holes = rd;
+	o.holes = h->holes;
 	r = render_new(&o);
 
 	first = c->doc && c->doc->root ? cmark_node_first_child(c->doc->root) : NULL;
@@ -1251,7 +1257,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 			return -1;
 		}
 		S_part_begin(&body, h);
-		S_chapter_body(h, c, &body.out, NULL, &ol);
+		S_chapter_body(h, c, &body.out, &ol);
 		site_chapter_tree_done(c);
 		tvars_nodes(v, "body", S_part_nodes(&body));
 	}
@@ -1654,12 +1660,27 @@ S_pages(struct html *h, int nthreads)
 	return rc;
 }
 
-/* The part's bytes into rd, kept until the page is written beside every other: no room to spare. */
-static void
-S_part_rendered(struct part *p, struct rendered *rd)
+/*
+ * A part rendered at load, before linking: its links leave holes in the
+ * struct rendered returned, which S_load_end gives the part's bytes.
+ */
+static struct rendered *
+S_load_begin(struct html *h, struct part *p)
 {
+	h->holes = xcalloc(1, sizeof(*h->holes));
+	S_part_begin(p, h);
+	return h->holes;
+}
+
+/* Kept until the page is written, beside every other: no room to spare. */
+static void
+S_load_end(struct html *h, struct part *p)
+{
+	struct rendered *rd = h->holes;
+
 	rd->html = S_part_bytes(p, &rd->len);
 	rd->html = xrealloc(rd->html, rd->len + 1);
+	h->holes = NULL;
 }
 
 /*
@@ -1669,24 +1690,18 @@ S_part_rendered(struct part *p, struct rendered *rd)
 static struct rendered *
 S_prerendered(struct html *h, const struct question *q, int sample, const struct topic *tp)
 {
-	struct rendered *rd = xcalloc(1, sizeof(*rd));
 	struct part p;
+	struct rendered *rd = S_load_begin(h, &p);
 
-	h->holes = rd;
-	S_part_begin(&p, h);
 	if (q)
 		S_question(h, &p.out, q, "", sample);
 	else {
 		char *prefix = xasprintf("topic-%s-", tp->slug);
-		struct render *r = S_render(h, tp->doc, "", prefix);
 
-		render_out_blocks(r, &p.out, tp->intro.first, tp->intro.last);
-		render_out_footnotes(r, &p.out);
-		render_free(r);
+		S_intro(h, &p.out, tp->doc, "", &tp->intro, prefix);
 		free(prefix);
 	}
-	S_part_rendered(&p, rd);
-	h->holes = NULL;
+	S_load_end(h, &p);
 	return rd;
 }
 
@@ -1699,10 +1714,9 @@ html_render_chapter(const struct site *site, struct chapter *c)
 
 	memset(&h, 0, sizeof(h));
 	h.site = site;
-	c->body_html = xcalloc(1, sizeof(*c->body_html));
-	S_part_begin(&p, &h);
-	S_chapter_body(&h, c, &p.out, c->body_html, &ol);
-	S_part_rendered(&p, c->body_html);
+	c->body_html = S_load_begin(&h, &p);
+	S_chapter_body(&h, c, &p.out, &ol);
+	S_load_end(&h, &p);
 	c->title_section = ol.title;
 	c->toc = ol.toc;
 	c->ntoc = ol.ntoc;
@@ -1716,20 +1730,13 @@ html_render_deck(const struct site *site, struct deck *dk)
 
 	memset(&h, 0, sizeof(h));
 	h.site = site;
-	h.holes = dk->cards_html = xcalloc(1, sizeof(*dk->cards_html));
-	S_part_begin(&p, &h);
+	dk->cards_html = S_load_begin(&h, &p);
 	S_cards(&h, &p.out, dk, "");
-	S_part_rendered(&p, dk->cards_html);
+	S_load_end(&h, &p);
 	if (!S_range_empty(&dk->intro)) {
-		struct render *r;
-
-		h.holes = dk->intro_html = xcalloc(1, sizeof(*dk->intro_html));
-		S_part_begin(&p, &h);
-		r = S_render(&h, dk->doc, "", "intro-");
-		render_out_blocks(r, &p.out, dk->intro.first, dk->intro.last);
-		render_out_footnotes(r, &p.out);
-		render_free(r);
-		S_part_rendered(&p, dk->intro_html);
+		dk->intro_html = S_load_begin(&h, &p);
+		S_intro(&h, &p.out, dk->doc, "", &dk->intro, "intro-");
+		S_load_end(&h, &p);
 	}
 }
 
