@@ -824,6 +824,13 @@ S_test_finish(struct test *t, struct diag_list *dl)
 	S_test_ids(t, dl);
 }
 
+/* A test's page: its topics are built with it before the test is (S_stream_topic). */
+static char *
+S_test_url(const char *slug)
+{
+	return xconcat("quiz/", slug, "/index.html", NULL);
+}
+
 static struct test *
 S_test_new(const char *slug, struct doc *index)
 {
@@ -831,7 +838,7 @@ S_test_new(const char *slug, struct doc *index)
 
 	t->slug = xstrdup(slug);
 	t->index = index;
-	t->url = xasprintf("quiz/%s/index.html", slug);
+	t->url = S_test_url(slug);
 	t->weight = index->src->fm.weight;
 	if (index->src->fm.description)
 		t->description = xstrdup(index->src->fm.description);
@@ -1486,30 +1493,39 @@ S_topic_drop_tree(struct topic *tp)
 	S_doc_drop_tree(d);
 }
 
-/* Footnotes are rendered through libxml2 nodes, which leave no holes (render_fill). */
+/*
+ * 1 if a tree can be rendered at load, into bytes with holes
+ * (render_fill): footnotes and raw HTML (unsafe_html) are rendered
+ * through libxml2 nodes, which leave none. root NULL: whether any tree
+ * of the site can be, asked before parsing.
+ */
 static int
-S_has_footnotes(cmark_node *root)
+S_renders_with_holes(const struct site *site, cmark_node *root)
 {
 	cmark_node *n;
 
-	for (n = cmark_node_last_child(root); n; n = cmark_node_previous(n))
+	if (site->cfg.markdown.unsafe_html)
+		return 0;
+	for (n = root ? cmark_node_last_child(root) : NULL; n; n = cmark_node_previous(n))
 		if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_DEFINITION)
-			return 1;
-	return 0;
+			return 0;
+	return 1;
 }
 
 /*
  * Parses d into scratch memory, to be built, linked and rendered in this
- * job. 0, with no tree, if it cannot stream: too many elements, or
- * footnotes.
+ * job. 0, with no tree, if it cannot stream: too many elements, or not
+ * renderable with holes.
  */
 static int
 S_parse_streamable(struct parse_batch *pb, struct doc *d, const char *body, size_t len)
 {
 	size_t nodes;
 
+	if (!S_renders_with_holes(pb->site, NULL))
+		return 0;
 	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
-	if (nodes <= pb->max && !S_has_footnotes(d->root))
+	if (nodes <= pb->max && S_renders_with_holes(pb->site, d->root))
 		return 1;
 	md_scratch_free(d->scratch);
 	d->scratch = NULL;
@@ -1543,8 +1559,7 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 		free(slug);
 		return 0;
 	}
-	/* The url its test will have (S_test_new). */
-	url = xasprintf("quiz/%s/index.html", path_basename(dir));
+	url = S_test_url(path_basename(dir));
 	S_build_topic(d, NULL, url, slug, index->fm.difficulty, &pb->dls[job]);
 	links_record(d);
 	if (pb->render_topic)
@@ -1600,11 +1615,10 @@ S_parse_job(void *arg, size_t job, int worker)
 	size_t len = src->body ? src->body_len : 0, nodes;
 
 	(void)worker;
-	if (pb->stream && src->kind == SOURCE_TOPIC && !pb->site->cfg.markdown.unsafe_html &&
-	    S_stream_topic(pb, job, body, len))
+	if (pb->stream && src->kind == SOURCE_TOPIC && S_stream_topic(pb, job, body, len))
 		return;
 	if (pb->stream && src->kind == SOURCE_DECK && pb->render_deck &&
-	    !pb->site->cfg.markdown.unsafe_html && S_stream_deck(pb, job, body, len))
+	    S_stream_deck(pb, job, body, len))
 		return;
 	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
 		d->root = md_parse_counted(body, len, &nodes);
@@ -1623,8 +1637,7 @@ S_parse_job(void *arg, size_t job, int worker)
 	pb->chapters[job] = S_build_chapter(d, &pb->dls[job]);
 	links_record(d);
 	/* Rendered now, it needs no second parse: its source can go too (S_drop_sources). */
-	if (pb->render_chapter && !pb->over[job] && !pb->site->cfg.markdown.unsafe_html &&
-	    !S_has_footnotes(d->root)) {
+	if (pb->render_chapter && !pb->over[job] && S_renders_with_holes(pb->site, d->root)) {
 		pb->render_chapter(pb->site, pb->chapters[job]);
 		S_chapter_drop_tree(pb->chapters[job]);
 		S_release_source(d);
