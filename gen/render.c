@@ -228,12 +228,12 @@ S_url(struct render *r, const char *dest, int is_image)
 /*
  * Rendering before the site is linked (render_opts.holes): 1 if dest is
  * one of the site's own, to be filled in by render_fill. An external one
- * needs no site; an unsafe one goes (as S_url has it).
+ * needs no site, and S_url drops an unsafe one, as it does when linked.
  */
 static int
-S_is_hole(const struct render *r, const char *dest)
+S_is_hole(const struct render *r, const char *dest, int is_image)
 {
-	return r->o.holes && !links_is_external(dest);
+	return r->o.holes && !links_is_external(dest) && links_url_is_safe(dest, is_image);
 }
 
 /* Writes attribute name of the element just opened with a hole for dest's URL. */
@@ -819,9 +819,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		const char *title = cmark_node_get_title(node);
 		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 
-		if (S_is_hole(r, dest)) {
-			if (!links_url_is_safe(dest, 0))
-				return 0;
+		if (S_is_hole(r, dest, 0)) {
 			S_open(r, "a", NULL);
 			S_hole(r, "href", dest, 0);
 		} else if ((s = S_url(r, dest, 0)) == NULL)
@@ -839,11 +837,9 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		const char *title = cmark_node_get_title(node);
 		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 		char *alt = md_plain_text(node);
-		int hole = S_is_hole(r, dest);
+		int hole = S_is_hole(r, dest, 1);
 
 		s = hole ? NULL : S_url(r, dest, 1);
-		if (hole && !links_url_is_safe(dest, 1))
-			hole = 0;
 		if (s == NULL && !hole)
 			S_text(r, alt);     /* an image that must not load: its words stay */
 		else {
