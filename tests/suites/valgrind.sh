@@ -3,8 +3,9 @@
 # fixture and the hostile one, under memcheck: no invalid read or write, no
 # use of uninitialised memory, no definitely lost block. Library caches
 # (fontconfig, Pango, cairo, GLib) stay reachable and are not errors;
-# tests/valgrind.supp names the one library-internal leak suppressed, and
-# a control run without it shows that the flags do catch a definite leak.
+# tests/valgrind.supp names the library-internal leaks suppressed
+# (fontconfig's and Pango's), and a control run without it shows that the
+# flags do catch a definite leak.
 # (On the default site: valgrind --leak-check=full --errors-for-leak-kinds=definite
 # --error-exitcode=99 ./quizdeck build -o /tmp/x; kept out of `make test` for time.)
 set -u
@@ -34,10 +35,12 @@ run() {
 	fi
 }
 
-run golden "build of tests/golden/site with its PDF" "$Q" build -C tests/golden/site -o "$tmp/golden"
+# The golden build on one thread, where Pango's own leak (see the .supp)
+# shows every time, the hostile one on two.
+run golden "build of tests/golden/site with its PDF, one thread" "$Q" build -j1 -C tests/golden/site -o "$tmp/golden"
 [ -f "$tmp/golden/print/knives.pdf" ] && echo "ok valgrind the golden build wrote its PDF" ||
 	echo "not ok valgrind the golden build wrote no PDF"
-run hostile "build of tests/fixtures/hostile with its PDF" "$Q" build -C tests/fixtures/hostile -o "$tmp/hostile"
+run hostile "build of tests/fixtures/hostile with its PDF, two threads" "$Q" build -j2 -C tests/fixtures/hostile -o "$tmp/hostile"
 [ -f "$tmp/hostile/print/deck.pdf" ] && echo "ok valgrind the hostile build wrote its PDF" ||
 	echo "not ok valgrind the hostile build wrote no PDF"
 
