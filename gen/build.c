@@ -11,6 +11,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -278,7 +279,9 @@ S_deck_job(void *arg, size_t i, int worker)
 	size_t k = (size_t)(j - db->jobs), first;
 
 	(void)worker;
-	if (k > atomic_load(&db->failed) || build_should_stop())
+	if (j->deck->drawn)
+		j->rc = 0;
+	else if (k > atomic_load(&db->failed) || build_should_stop())
 		j->rc = -1;
 	else
 		j->rc = pdf_write_deck(db->site, j->deck, &db->site->cfg.print, j->tmp,
@@ -302,17 +305,31 @@ S_cmp_deck_size(const void *a, const void *b)
 }
 
 /*
- * Writes each wanted deck's PDF below dir/print/: decks at once, one per
+ * Where deck dk's PDF goes in printdir, and the file it is written to:
+ * the same, or in place (`quizdeck print`) a temporary name beside it.
+ */
+static void
+S_deck_paths(const char *printdir, const struct deck *dk, int in_place, char **path, char **tmp)
+{
+	char *name = xconcat(dk->slug, ".pdf", NULL);
+
+	*path = path_join(printdir, name);
+	*tmp = in_place ? xasprintf("%s.tmp-%ld", *path, (long)getpid()) : xstrdup(*path);
+	free(name);
+}
+
+/*
+ * Writes each wanted deck's PDF into printdir: decks at once, one per
  * thread, and threads left over fitting cards for them (a lone deck gets
- * them all). What the decks leave is gathered in deck order, up to the
+ * them all). A deck drawn as it loaded (build_draw_deck) is only renamed
+ * into place. What the decks leave is gathered in deck order, up to the
  * first that failed, as if they had run one after another and stopped
  * there.
  */
 static int
 S_write_pdfs(const struct site *site, const struct build_options *opt,
-    const char *dir, int in_place, struct diag_list *dl)
+    const char *printdir, int in_place, struct diag_list *dl)
 {
-	char *printdir = path_join(dir, "print");
 	struct deck_batch db;
 	size_t i, n = 0;
 	int rc = 0, nthreads = S_jobs(opt);
@@ -329,16 +346,17 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	for (i = 0; i < site->ndecks; i++) {
 		const struct deck *d = site->decks[i];
 		struct deck_job *j = &db.jobs[n];
-		char *name;
 
 		if (!S_wanted(opt, d))
 			continue;
+		/* Its tree was dropped when it was drawn: a deck streamed and not drawn has none. */
+		if (!d->drawn && d->doc->root == NULL) {
+			diag_error(dl, d->doc->src->display, 0, 0, "internal error: no cards left to draw");
+			rc = -1;
+			break;
+		}
 		j->deck = d;
-		name = xasprintf("%s.pdf", d->slug);
-		j->path = path_join(printdir, name);
-		free(name);
-		/* In place (`quizdeck print`), each file goes through a temporary name. */
-		j->tmp = in_place ? xasprintf("%s.tmp-%ld", j->path, (long)getpid()) : xstrdup(j->path);
+		S_deck_paths(printdir, d, in_place, &j->path, &j->tmp);
 		diag_init(&j->dl);
 		db.order[n] = j;
 		n++;
@@ -348,7 +366,8 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	/* Threads beyond one per deck fit cards for the deck they are given to. */
 	db.nthreads = n > 0 && (size_t)nthreads > n ? nthreads / (int)n : 1;
 	atomic_init(&db.failed, SIZE_MAX);
-	pool_run(n > 1 ? nthreads : 1, n, S_deck_job, &db);
+	if (rc == 0)
+		pool_run(n > 1 ? nthreads : 1, n, S_deck_job, &db);
 	for (i = 0; i < n; i++) {
 		struct deck_job *j = &db.jobs[i];
 
@@ -370,7 +389,6 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 out:
 	free(db.jobs);
 	free(db.order);
-	free(printdir);
 	return rc;
 }
 
@@ -464,66 +482,150 @@ out:
 	return rc;
 }
 
-int
-build_run(const struct site *site, const struct build_options *opt,
-    struct diag_list *dl)
+/* A build under way: its output checked and locked, its staging made (build_begin). */
+struct build {
+	const struct build_options *opt;
+	char *staging;             /* NULL in place (`quizdeck print`) */
+	char *printdir;            /* where the PDFs go: <staging>/print, or <outdir>/print in place */
+	int lock;
+	pthread_mutex_t mu;        /* drawn, from the parse jobs */
+	char **drawn;              /* in place: the temporary files decks were drawn into at load */
+	size_t ndrawn, cap;
+	struct sigaction old_int, old_term, old_hup;
+};
+
+struct build *
+build_begin(const char *root, const struct build_options *opt, struct diag_list *dl)
 {
-	struct sigaction sa, old_int, old_term, old_hup;
-	char *staging = NULL;
-	int rc = -1, lock;
+	struct sigaction sa;
+	struct build *b;
+	int lock;
 
-	if (build_check_outdir(site->root, opt->outdir, dl) == -1)
-		return -1;
+	if (build_check_outdir(root, opt->outdir, dl) == -1)
+		return NULL;
 	if ((lock = S_lock(opt->outdir, dl)) == -1)
-		return -1;
+		return NULL;
 	S_remove_stale(opt->outdir);
-
+	if (opt->html && S_check_replaceable(opt->outdir, dl) == -1) {
+		close(lock);
+		return NULL;
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->opt = opt;
+	b->lock = lock;
+	pthread_mutex_init(&b->mu, NULL);
+	if (opt->html) {
+		b->staging = xasprintf("%s.staging-%ld", opt->outdir, (long)getpid());
+		dir_remove(b->staging);
+		if (dir_make(b->staging) == -1) {
+			diag_error(dl, NULL, 0, 0, "cannot create %s: %s", b->staging, strerror(errno));
+			pthread_mutex_destroy(&b->mu);
+			close(lock);
+			free(b->staging);
+			free(b);
+			return NULL;
+		}
+	}
+	b->printdir = path_join(b->staging ? b->staging : opt->outdir, "print");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = S_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESETHAND;    /* a second ^C ends the process at once */
 	build_cancelled = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, &b->old_int);
+	sigaction(SIGTERM, &sa, &b->old_term);
+	sigaction(SIGHUP, &sa, &b->old_hup);
+	return b;
+}
 
+int
+build_draw_deck(void *arg, const struct site *site, struct deck *dk, int nthreads,
+    struct diag_list *dl)
+{
+	struct build *b = arg;
+	char *path, *tmp;
+	int rc;
+
+	if (!S_wanted(b->opt, dk))
+		return 0;
+	if (dir_make(b->printdir) == -1) {
+		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", b->printdir, strerror(errno));
+		return -1;
+	}
+	S_deck_paths(b->printdir, dk, b->staging == NULL, &path, &tmp);
+	rc = pdf_write_deck(site, dk, &site->cfg.print, tmp, nthreads, dl);
+	if (rc == 0 && b->staging == NULL) {
+		/* Renamed into place when the whole site has loaded without error. */
+		pthread_mutex_lock(&b->mu);
+		b->drawn = xgrow(b->drawn, &b->cap, b->ndrawn + 1, sizeof(*b->drawn));
+		b->drawn[b->ndrawn++] = tmp;
+		tmp = NULL;
+		pthread_mutex_unlock(&b->mu);
+	} else if (rc == -1)
+		unlink(tmp);
+	dk->drawn = rc == 0;
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+int
+build_finish(struct build *b, const struct site *site, struct diag_list *dl)
+{
+	const struct build_options *opt = b->opt;
+	int rc = -1;
+	size_t i;
+
+	if (site == NULL || build_should_stop())
+		goto out;
 	if (!opt->html) {
 		if (dir_make(opt->outdir) == -1) {
 			diag_error(dl, NULL, 0, 0, "cannot create %s: %s", opt->outdir, strerror(errno));
 			goto out;
 		}
-		rc = S_write_pdfs(site, opt, opt->outdir, 1, dl);
+		rc = S_write_pdfs(site, opt, b->printdir, 1, dl);
 		goto out;
 	}
-	if (S_check_replaceable(opt->outdir, dl) == -1)
+	if ((opt->html_site ? html_write(opt->html_site, b->staging, S_jobs(opt), dl) :
+	    html_build(site, b->staging, S_jobs(opt), dl)) == -1 || build_should_stop())
 		goto out;
-	staging = xasprintf("%s.staging-%ld", opt->outdir, (long)getpid());
-	dir_remove(staging);
-	if (dir_make(staging) == -1) {
-		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", staging, strerror(errno));
+	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, dl) == -1 || build_should_stop()))
 		goto out;
-	}
-	if ((opt->html_site ? html_write(opt->html_site, staging, S_jobs(opt), dl) :
-	    html_build(site, staging, S_jobs(opt), dl)) == -1 || build_should_stop())
-		goto out;
-	if (opt->pdf && (S_write_pdfs(site, opt, staging, 0, dl) == -1 || build_should_stop()))
-		goto out;
-	if (S_swap(staging, opt->outdir, S_jobs(opt), dl) == -1)
+	if (S_swap(b->staging, opt->outdir, S_jobs(opt), dl) == -1)
 		goto out;
 	rc = 0;
 out:
-	if (rc == -1 && staging)
-		dir_remove(staging);
+	if (rc == -1 && b->staging)
+		dir_remove(b->staging);
+	/* In place, S_write_pdfs renamed the decks drawn at load; what is left goes. */
+	for (i = 0; i < b->ndrawn; i++) {
+		if (rc == -1)
+			unlink(b->drawn[i]);
+		free(b->drawn[i]);
+	}
 	/* A signal after the swap comes too late to stop anything: the build is done. */
 	if (rc == -1 && build_should_stop()) {
 		diag_error(dl, NULL, 0, 0, "interrupted by signal %d: the previous output is untouched",
 		    (int)build_cancelled);
 		rc = -1;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	close(lock);
-	free(staging);
+	sigaction(SIGINT, &b->old_int, NULL);
+	sigaction(SIGTERM, &b->old_term, NULL);
+	sigaction(SIGHUP, &b->old_hup, NULL);
+	pthread_mutex_destroy(&b->mu);
+	close(b->lock);
+	free(b->drawn);
+	free(b->printdir);
+	free(b->staging);
+	free(b);
 	return rc;
+}
+
+int
+build_run(const struct site *site, const struct build_options *opt,
+    struct diag_list *dl)
+{
+	struct build *b = build_begin(site->root, opt, dl);
+
+	return b ? build_finish(b, site, dl) : -1;
 }

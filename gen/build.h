@@ -36,9 +36,28 @@ struct build_options {
  * Builds into <outdir>.staging-<pid>, then swaps it for outdir. With
  * html off (`quizdeck print`) only the PDFs are written, each through a
  * temporary file renamed into place. Returns 0, or -1 with diagnostics
- * added and the previous output untouched.
+ * added and the previous output untouched. build_begin, then
+ * build_finish.
  */
 int build_run(const struct site *site, const struct build_options *opt,
+    struct diag_list *dl);
+
+/*
+ * A build in two steps, so that decks can be drawn as the site loads,
+ * and their trees dropped (site_options.draw_deck): build_begin checks
+ * and locks the output for a site at root and makes the staging folder,
+ * before loading; build_finish writes what is left and puts it in
+ * place, or with site NULL (the load failed) removes everything the
+ * build wrote. opt must outlive the build. NULL, with a diagnostic, if
+ * the output cannot be written.
+ */
+struct build;
+struct build *build_begin(const char *root, const struct build_options *opt,
+    struct diag_list *dl);
+int build_finish(struct build *b, const struct site *site, struct diag_list *dl);
+
+/* site_options.draw_deck, arg a struct build: a wanted deck's PDF, where build_finish expects it. */
+int build_draw_deck(void *arg, const struct site *site, struct deck *dk, int nthreads,
     struct diag_list *dl);
 
 /*

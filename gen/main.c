@@ -135,12 +135,49 @@ S_usage_error(const char *usage, const char *fmt, const char *arg)
 }
 
 /*
- * keep: the Markdown bytes are read after loading (check --dump). html:
- * the pages will be written, so topics are rendered as they load, and
- * so are decks when none is printed.
+ * The command line's print settings applied to pc, where they win over
+ * site.toml: 0, or the status of a usage error, which is printed.
  */
 static int
-S_load(struct site *site, const struct cli *cli, int keep, int html, struct diag_list *dl)
+S_print_options(const struct cli *cli, struct print_config *pc)
+{
+	if (cli->paper && config_paper_size(cli->paper, &pc->paper_w, &pc->paper_h) == -1)
+		return S_usage_error(usage_print, "unknown paper size \"%s\"", cli->paper);
+	if (cli->card && config_card_size(cli->card, &pc->card_w, &pc->card_h) == -1)
+		return S_usage_error(usage_print, "unknown card size \"%s\"", cli->card);
+	if (cli->duplex && config_parse_duplex(cli->duplex, &pc->duplex) == -1)
+		return S_usage_error(usage_print, "unknown duplex mode \"%s\"", cli->duplex);
+	if (cli->cut_marks && config_parse_cut_marks(cli->cut_marks, &pc->cut_marks) == -1)
+		return S_usage_error(usage_print, "unknown cut marks \"%s\"", cli->cut_marks);
+	if (cli->back_offset && config_parse_offset(cli->back_offset,
+	    &pc->back_offset_x, &pc->back_offset_y) == -1)
+		return S_usage_error(usage_print, "bad back offset \"%s\"", cli->back_offset);
+	if (cli->paper) {
+		free(pc->paper_name);
+		pc->paper_name = xstrdup(cli->paper);
+	}
+	if (cli->card) {
+		free(pc->card_name);
+		pc->card_name = xstrdup(cli->card);
+	}
+	return 0;
+}
+
+/* site_options.configure: the print settings, checked before loading (S_cmd_build). */
+static void
+S_configure(struct config *cfg, const void *arg)
+{
+	S_print_options(arg, &cfg->print);
+}
+
+/*
+ * keep: the Markdown bytes are read after loading (check --dump). html:
+ * the pages will be written, so topics, decks and chapters are rendered
+ * as they load. b: the build the decks' PDFs are drawn for as they load.
+ */
+static int
+S_load(struct site *site, const struct cli *cli, int keep, int html, struct build *b,
+    struct diag_list *dl)
 {
 	struct site_options so;
 
@@ -149,8 +186,12 @@ S_load(struct site *site, const struct cli *cli, int keep, int html, struct diag
 	so.jobs = cli->jobs;
 	so.drop_sources = !keep;
 	so.render_topic = html && !keep ? html_render_topic : NULL;
-	so.render_deck = html && !keep && cli->no_pdf ? html_render_deck : NULL;
+	so.render_deck = html && !keep ? html_render_deck : NULL;
 	so.render_chapter = html && !keep ? html_render_chapter : NULL;
+	so.draw_deck = b && !keep ? build_draw_deck : NULL;
+	so.draw_arg = b;
+	so.configure = S_configure;
+	so.configure_arg = cli;
 	dl->strict = cli->strict;
 	return site_load(site, cli->dir, &so, dl);
 }
@@ -170,7 +211,7 @@ S_cmd_check(const struct cli *cli)
 	int status;
 
 	diag_init(&dl);
-	S_load(&site, cli, cli->dump, 0, &dl);
+	S_load(&site, cli, cli->dump, 0, NULL, &dl);
 	status = S_report(&dl);
 	if (cli->dump)
 		site_dump(&site, stdout);
@@ -199,8 +240,10 @@ S_cmd_build(const struct cli *cli, int html)
 	struct build_options bo;
 	struct diag_list dl;
 	struct site *site = &S_build_site;
+	struct print_config check;
+	struct build *b = NULL;
 	char *outdir = S_outdir(cli);
-	int status;
+	int status, bad;
 
 	diag_init(&dl);
 	memset(&bo, 0, sizeof(bo));
@@ -211,30 +254,19 @@ S_cmd_build(const struct cli *cli, int html)
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = isatty(fileno(stderr));
 	bo.jobs = cli->jobs;
-	if (S_load(site, cli, 0, html, &dl) == 0 && !diag_failed(&dl)) {
-		struct print_config *pc = &site->cfg.print;
-		int bad = 0;
-
-		/* Command-line print settings win over site.toml. */
-		if (cli->paper && config_paper_size(cli->paper, &pc->paper_w, &pc->paper_h) == -1)
-			bad = S_usage_error(usage_print, "unknown paper size \"%s\"", cli->paper);
-		if (cli->card && config_card_size(cli->card, &pc->card_w, &pc->card_h) == -1)
-			bad = S_usage_error(usage_print, "unknown card size \"%s\"", cli->card);
-		if (cli->duplex && config_parse_duplex(cli->duplex, &pc->duplex) == -1)
-			bad = S_usage_error(usage_print, "unknown duplex mode \"%s\"", cli->duplex);
-		if (cli->cut_marks && config_parse_cut_marks(cli->cut_marks, &pc->cut_marks) == -1)
-			bad = S_usage_error(usage_print, "unknown cut marks \"%s\"", cli->cut_marks);
-		if (cli->back_offset && config_parse_offset(cli->back_offset,
-		    &pc->back_offset_x, &pc->back_offset_y) == -1)
-			bad = S_usage_error(usage_print, "bad back offset \"%s\"", cli->back_offset);
-		if (cli->paper) {
-			free(pc->paper_name);
-			pc->paper_name = xstrdup(cli->paper);
-		}
-		if (cli->card) {
-			free(pc->card_name);
-			pc->card_name = xstrdup(cli->card);
-		}
+	/* Bad print settings are a usage error before anything is loaded or written. */
+	memset(&check, 0, sizeof(check));
+	bad = S_print_options(cli, &check);
+	free(check.paper_name);
+	free(check.card_name);
+	if (bad) {
+		status = bad;
+		goto out;
+	}
+	if (!cli->calibration && (b = build_begin(cli->dir, &bo, &dl)) == NULL)
+		goto report;
+	/* The decks are drawn as they load, unless the build writes no PDF (--no-pdf). */
+	if (S_load(site, cli, 0, html, html && !bo.pdf ? NULL : b, &dl) == 0 && !diag_failed(&dl)) {
 		for (int i = 0; i < cli->nargs && !bad; i++) {
 			size_t k;
 
@@ -245,6 +277,8 @@ S_cmd_build(const struct cli *cli, int html)
 				bad = S_usage_error(usage_print, "no deck named \"%s\" in content/cards", cli->args[i]);
 		}
 		if (bad) {
+			if (b)
+				build_finish(b, NULL, &dl);
 			status = bad;
 			goto out;
 		}
@@ -253,14 +287,19 @@ S_cmd_build(const struct cli *cli, int html)
 			char *path = path_join(printdir, "calibration.pdf");
 
 			if (dir_make(printdir) == 0)
-				pdf_write_calibration(pc, path, &dl);
+				pdf_write_calibration(&site->cfg.print, path, &dl);
 			else
 				diag_error(&dl, NULL, 0, 0, "cannot create %s: %s", printdir, strerror(errno));
 			free(path);
 			free(printdir);
 		} else
-			build_run(site, &bo, &dl);
+			build_finish(b, site, &dl);
+		b = NULL;
 	}
+	/* The load failed: what was drawn as it loaded goes. */
+	if (b)
+		build_finish(b, NULL, &dl);
+report:
 	status = S_report(&dl);
 out:
 	if (UTIL_ASAN)

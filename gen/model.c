@@ -1352,6 +1352,9 @@ struct parse_batch {
 	void (*render_topic)(const struct site *, struct topic *);
 	void (*render_deck)(const struct site *, struct deck *);
 	void (*render_chapter)(const struct site *, struct chapter *);
+	int (*draw_deck)(void *, const struct site *, struct deck *, int, struct diag_list *);
+	void *draw_arg;
+	int deck_threads;          /* threads a deck drawn at load may use: its share of the pool */
 	struct chapter **chapters; /* per doc, when streamed: its chapter */
 	struct diag_list *dls;     /* per doc, when streamed: building its chapter, topic or deck */
 	struct diag_list **built;  /* per doc: &dls[i] if it is a topic or deck built as parsed, else NULL */
@@ -1422,7 +1425,7 @@ S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 
 /* Loading. */
 
-/* A doc's scratch tree, gone: the anchors point at no heading in it. */
+/* A streamed doc's tree, gone: the anchors point at no heading in it. */
 static void
 S_doc_drop_tree(struct doc *d)
 {
@@ -1430,7 +1433,10 @@ S_doc_drop_tree(struct doc *d)
 
 	for (i = 0; i < d->nanchors; i++)
 		d->anchors[i].node = NULL;
-	md_scratch_free(d->scratch);
+	if (d->scratch)
+		md_scratch_free(d->scratch);
+	else if (d->root)
+		cmark_node_free(d->root);
 	d->scratch = NULL;
 	d->root = NULL;
 }
@@ -1513,23 +1519,30 @@ S_renders_with_holes(const struct site *site, cmark_node *root)
 }
 
 /*
- * Parses d into scratch memory, to be built, linked and rendered in this
- * job. 0, with no tree, if it cannot stream: too many elements, or not
- * renderable with holes.
+ * Parses d into scratch memory, to be built, linked and rendered (if
+ * `holes`) in this job. 0, with no tree, if it cannot stream: too many
+ * elements, or to be rendered and not renderable with holes.
  */
 static int
-S_parse_streamable(struct parse_batch *pb, struct doc *d, const char *body, size_t len)
+S_parse_streamable(struct parse_batch *pb, struct doc *d, const char *body, size_t len,
+    int holes)
 {
 	size_t nodes;
 
-	if (!S_renders_with_holes(pb->site, NULL))
+	if (holes && !S_renders_with_holes(pb->site, NULL))
 		return 0;
-	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
-	if (nodes <= pb->max && S_renders_with_holes(pb->site, d->root))
+	/*
+	 * A deck is drawn from its tree, which can be long: on the heap,
+	 * where cmark frees its temporaries as it goes. A scratch arena
+	 * keeps them all: 26 MB more at the peak, for a deck of 10,000 cards.
+	 */
+	if (d->src->kind == SOURCE_DECK)
+		d->root = md_parse_counted(body, len, &nodes);
+	else
+		d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
+	if (nodes <= pb->max && (!holes || S_renders_with_holes(pb->site, d->root)))
 		return 1;
-	md_scratch_free(d->scratch);
-	d->scratch = NULL;
-	d->root = NULL;
+	S_doc_drop_tree(d);
 	return 0;
 }
 
@@ -1554,7 +1567,7 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 		free(slug);
 		return 0;
 	}
-	if (!S_parse_streamable(pb, d, body, len)) {
+	if (!S_parse_streamable(pb, d, body, len, 1)) {
 		free(dir);
 		free(slug);
 		return 0;
@@ -1588,17 +1601,24 @@ S_deck_drop_tree(struct deck *dk)
 	S_doc_drop_tree(d);
 }
 
-/* S_stream_topic for a deck, which needs nothing of the rest of the site. */
+/*
+ * S_stream_topic for a deck, which needs nothing of the rest of the site:
+ * rendered, drawn into its PDF, or both. A deck with an error is not
+ * drawn: the build fails anyway.
+ */
 static int
 S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 {
 	struct doc *d = pb->site->docs[job];
 
-	if (!S_parse_streamable(pb, d, body, len))
+	if (!S_parse_streamable(pb, d, body, len, pb->render_deck != NULL))
 		return 0;
 	S_build_deck(d, &pb->dls[job]);
 	links_record(d);
-	pb->render_deck(pb->site, d->deck);
+	if (pb->render_deck)
+		pb->render_deck(pb->site, d->deck);
+	if (pb->draw_deck && pb->dls[job].errors == 0)
+		pb->draw_deck(pb->draw_arg, pb->site, d->deck, pb->deck_threads, &pb->dls[job]);
 	S_deck_drop_tree(d->deck);
 	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
@@ -1617,7 +1637,7 @@ S_parse_job(void *arg, size_t job, int worker)
 	(void)worker;
 	if (pb->stream && src->kind == SOURCE_TOPIC && S_stream_topic(pb, job, body, len))
 		return;
-	if (pb->stream && src->kind == SOURCE_DECK && pb->render_deck &&
+	if (pb->stream && src->kind == SOURCE_DECK && (pb->render_deck || pb->draw_deck) &&
 	    S_stream_deck(pb, job, body, len))
 		return;
 	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
@@ -1655,7 +1675,7 @@ S_parse_job(void *arg, size_t job, int worker)
 static void
 S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_options *opt)
 {
-	size_t i, cap = 0;
+	size_t i, cap = 0, ndecks = 0;
 
 	for (i = 0; i < site->sources.len; i++) {
 		struct source *src = site->sources.v[i];
@@ -1663,6 +1683,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 
 		if (src->kind == SOURCE_ASSET)
 			continue;
+		ndecks += src->kind == SOURCE_DECK;
 		d = xcalloc(1, sizeof(*d));
 		d->src = src;
 		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
@@ -1676,6 +1697,10 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
 	pb->render_deck = opt ? opt->render_deck : NULL;
 	pb->render_chapter = opt ? opt->render_chapter : NULL;
+	pb->draw_deck = opt && opt->drop_sources ? opt->draw_deck : NULL;
+	pb->draw_arg = opt ? opt->draw_arg : NULL;
+	/* As S_write_pdfs shares them: one deck per thread, threads left over to lay out its cards. */
+	pb->deck_threads = ndecks > 0 && (size_t)site->jobs > ndecks ? site->jobs / (int)ndecks : 1;
 	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
 	for (i = 0; i < site->ndocs; i++)
@@ -2040,6 +2065,8 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 			dl->v[i].file = xstrdup("site.toml");
 		}
 	free(toml_path);
+	if (opt && opt->configure)
+		opt->configure(&site->cfg, opt->configure_arg);
 
 	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
 	content_dir = path_join(root, "content");

@@ -205,6 +205,7 @@ struct deck {
 	size_t ncards;
 	/* A streamed deck's cards and intro, rendered at load (its tree is gone); NULL otherwise. */
 	struct rendered *cards_html, *intro_html;
+	int drawn;                 /* its PDF was written as it loaded (site_options.draw_deck) */
 	long weight;
 	char *url;                 /* "cards/<slug>/index.html" */
 	char *pdf_url;             /* "print/<slug>.pdf" */
@@ -288,12 +289,25 @@ struct site_options {
 	 * it, and its tree is dropped for good. Its text is then only in
 	 * the struct rendered of its questions and intro.
 	 *
-	 * With render_deck set (a build that prints no deck), decks stream
-	 * the same way; print draws from the trees, so they stay otherwise.
+	 * With render_deck or draw_deck set, decks stream the same way:
+	 * render_deck renders the deck's page, draw_deck writes its PDF. A
+	 * deck that cannot be rendered with holes, in a build that renders
+	 * pages, keeps its tree, to be drawn and rendered from after loading.
 	 */
 	int drop_sources;
 	void (*render_topic)(const struct site *site, struct topic *tp);
 	void (*render_deck)(const struct site *site, struct deck *dk);
+	/*
+	 * Writes dk's PDF, on up to nthreads threads, and sets dk->drawn;
+	 * called only for a deck built without error. -1 with diagnostics
+	 * added (or none, if a signal stopped it: build_should_stop).
+	 */
+	int (*draw_deck)(void *arg, const struct site *site, struct deck *dk, int nthreads,
+	    struct diag_list *dl);
+	void *draw_arg;
+	/* Called once site.toml is read, before any content: settings that win over it. */
+	void (*configure)(struct config *cfg, const void *arg);
+	const void *configure_arg;
 	/*
 	 * With render_chapter set, a streamed chapter without footnotes is
 	 * rendered as it is parsed, and then needs no second parse.

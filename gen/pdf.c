@@ -1135,7 +1135,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	for (p = 0; p < npages; p++) {
 		struct prep *pr;
 
-		/* A signal stops the deck between pages; build_run reports it. */
+		/* A signal stops the deck between pages; build_finish reports it. */
 		if (build_should_stop())
 			goto out;
 		impose_page(&w.im, deck->ncards, p, &pg);

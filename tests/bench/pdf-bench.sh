@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 2
 export LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
 n=${1:-10000}
 jobs=${JOBS:-1 2}
-Q=$PWD/quizdeck
+Q=${QUIZDECK:-$PWD/quizdeck}
 if [ ! -x "$Q" ]; then
 	echo "pdf-bench: build quizdeck first (make quizdeck)" >&2
 	exit 2

@@ -182,15 +182,19 @@ mkdir -p "$tmp/full"
 if mount -t tmpfs -o size=2m tmpfs "$tmp/full" 2>"$tmp/mount.err"; then
 	mounts="$tmp/full $mounts"
 	free_k() { df -k "$tmp/full" | awk 'NR == 2 { print $4 }'; }
-	# How much the pages alone take on this disk.
+	# How much the pages alone take on this disk, and the PDFs.
 	"$Q" build --no-pdf -C "$tmp/small" -o "$tmp/full/probe" >/dev/null 2>&1
 	html_k=$(du -sk "$tmp/full/probe" | cut -f1)
 	rm -rf "$tmp/full/probe"
 	"$Q" build -C "$tmp/small" -o "$tmp/full/out" >"$tmp/log" 2>&1 || fail "full disk: the first build does not fit: $(head -c 200 "$tmp/log")"
+	pdf_k=$(du -sk "$tmp/full/out/print" | cut -f1)
 	snap "$tmp/full/out" >"$tmp/before"
+	# The decks are drawn as they load, before any page is written: room
+	# for half the PDFs fills the disk in a PDF, room for the PDFs and half
+	# the pages in a page.
 	for phase in pages pdf; do
 		rm -f "$tmp/full/filler"
-		if [ $phase = pages ]; then keep=$((html_k / 2)); else keep=$((html_k + 4)); fi
+		if [ $phase = pages ]; then keep=$((pdf_k + html_k / 2)); else keep=$((pdf_k / 2)); fi
 		dd if=/dev/zero of="$tmp/full/filler" bs=1k count=$(($(free_k) - keep)) 2>/dev/null
 		"$Q" build -C "$tmp/small" -o "$tmp/full/out" >"$tmp/log" 2>&1
 		rc=$?
