@@ -80,6 +80,23 @@ if "$Q" build -C "$tmp/small" -o "$tmp/small-out" >"$tmp/log" 2>&1; then
 	rc=$?
 	[ "$rc" -eq 1 ] && ok "content error: exit 1" || fail "content error: exit $rc"
 	untouched "content error" "$tmp/small-out" "$tmp/before"
+	# print draws each deck as it loads, before the broken chapter is
+	# linked: what it drew goes, the previous PDFs stay.
+	"$Q" print -C "$tmp/small" -o "$tmp/small-print" >"$tmp/log" 2>&1 ||
+		fail "the small site prints: $(head -c 300 "$tmp/log")"
+	snap "$tmp/small-print" >"$tmp/before"
+	"$Q" print -C "$tmp/small-bad" -o "$tmp/small-print" >"$tmp/log" 2>&1
+	rc=$?
+	[ "$rc" -eq 1 ] && ok "content error, print: exit 1" || fail "content error, print: exit $rc"
+	untouched "content error, print" "$tmp/small-print" "$tmp/before"
+	# A deck named on the command line that is not there: a usage error, found once
+	# the site is loaded, after the others were drawn.
+	"$Q" print -C "$tmp/small" -o "$tmp/small-print" knives nosuchdeck >"$tmp/log" 2>&1
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q 'no deck named "nosuchdeck"' "$tmp/log" &&
+		ok "print of a deck that is not there: exit 2, named" ||
+		fail "print of a deck that is not there: exit $rc: $(head -c 300 "$tmp/log")"
+	untouched "print of a deck that is not there" "$tmp/small-print" "$tmp/before"
 else
 	fail "the small site builds: $(head -c 300 "$tmp/log")"
 fi
