@@ -546,7 +546,7 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 {
 	const char *file = d->src->display;
 	cmark_node *n, *opts = NULL, *prev = NULL, *item;
-	size_t cap = 0, ncorrect = 0, nitems = 0;
+	size_t ncorrect = 0, nitems = 0;
 	int line, col;
 
 	memset(q, 0, sizeof(*q));
@@ -581,6 +581,11 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 	}
 	q->options_list = opts;
 	q->has_options = 1;
+	/* Sized to the list: a bank's questions outlive their trees, and most have four options. */
+	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item))
+		nitems++;
+	q->options = xcalloc(nitems, sizeof(*q->options));
+	nitems = 0;
 	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item)) {
 		struct quiz_option *o;
 		cmark_node *c;
@@ -593,9 +598,7 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 			    nitems, q->id);
 			continue;
 		}
-		q->options = xgrow(q->options, &cap, q->noptions + 1, sizeof(*q->options));
 		o = &q->options[q->noptions++];
-		memset(o, 0, sizeof(*o));
 		o->item = item;
 		o->correct = md_task_item_checked(item);
 		o->line = line;
