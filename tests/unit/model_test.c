@@ -650,6 +650,104 @@ out:
 	fixture_end(&streamed, &ds);
 }
 
+/* What the load asked of draw_deck, deck by deck (test_drawn_decks). */
+struct draw_log {
+	char slugs[64];            /* each drawn deck's slug and a space */
+	int tree_held;             /* every call came with the cards' headings in place */
+	int configured;            /* every call came after configure */
+	int threads;               /* nthreads of the last call */
+};
+
+static int
+S_draw(void *arg, const struct site *site, struct deck *dk, int nthreads, struct diag_list *dl)
+{
+	struct draw_log *log = arg;
+	size_t i;
+
+	(void)dl;
+	strncat(log->slugs, dk->slug, sizeof(log->slugs) - strlen(log->slugs) - 2);
+	strcat(log->slugs, " ");
+	for (i = 0; i < dk->ncards; i++)
+		log->tree_held &= dk->doc->root != NULL && dk->cards[i].heading != NULL;
+	log->configured &= site->cfg.print.paper_name && strcmp(site->cfg.print.paper_name, "a5") == 0;
+	log->threads = nthreads;
+	dk->drawn = 1;
+	return 0;
+}
+
+static void
+S_configure(struct config *cfg, const void *arg)
+{
+	free(cfg->print.paper_name);
+	cfg->print.paper_name = xstrdup(arg);
+}
+
+/*
+ * Build and print draw each deck as it is parsed (draw_deck), after the
+ * command line's settings are in (configure), and drop its tree; a deck
+ * with an error is not drawn. A build that renders pages keeps the tree
+ * of a deck that cannot render with holes, to draw it after loading;
+ * print, which renders nothing, still draws it at load.
+ */
+static void
+test_drawn_decks(void)
+{
+	struct site_options so = { 0 };
+	struct draw_log log;
+	struct site site;
+	struct diag_list dl;
+	size_t i;
+
+	CHECK_GROUP("decks drawn as they load");
+	fixture_begin();
+	fixture_put("content/cards/good.md", "+++\ntitle = \"Good\"\n+++\n## One {#one}\n\nBack.\n\n## Two\n\nBack.\n");
+	fixture_put("content/cards/empty.md", "+++\ntitle = \"Empty\"\n+++\nNo cards here.\n");
+	diag_init(&dl);
+	memset(&log, 0, sizeof(log));
+	log.tree_held = log.configured = 1;
+	so.drop_sources = 1;
+	so.jobs = 4;
+	so.draw_deck = S_draw;
+	so.draw_arg = &log;
+	so.configure = S_configure;
+	so.configure_arg = "a5";
+	site_load(&site, fixture_root, &so, &dl);
+	CHECK_STR(log.slugs, "good ", "the deck without error is drawn, the one with an error is not");
+	CHECK(log.tree_held, "with its tree");
+	CHECK(log.configured, "after configure");
+	CHECK_INT(log.threads, 2, "on its share of the threads: 4 for two decks");
+	CHECK(strstr(fixture_diags(&dl), "deck has no cards") != NULL, "the empty deck's error is reported");
+	for (i = 0; i < site.ndecks; i++) {
+		const struct deck *dk = site.decks[i];
+		int good = strcmp(dk->slug, "good") == 0;
+
+		CHECK(dk->doc->root == NULL && dk->cards_html == NULL, "%s: its tree is dropped, nothing rendered", dk->slug);
+		CHECK_INT(dk->drawn, good, "%s: drawn is set as draw_deck set it", dk->slug);
+	}
+	site_free(&site);
+	diag_free(&dl);
+
+	/* Raw HTML allowed: a deck cannot render with holes. */
+	fixture_put("site.toml", "title = \"T\"\n[markdown]\nunsafe_html = true\n");
+	fixture_put("content/cards/empty.md", "+++\ntitle = \"Empty\"\n+++\n## Now one\n\nBack.\n");
+	diag_init(&dl);
+	memset(&log, 0, sizeof(log));
+	site_load(&site, fixture_root, &so, &dl);
+	CHECK(strlen(log.slugs) == strlen("empty good ") && strstr(log.slugs, "empty ") && strstr(log.slugs, "good "),
+	    "print: both decks drawn at load, raw HTML or not (drawn: %s)", log.slugs);
+	site_free(&site);
+	diag_free(&dl);
+	diag_init(&dl);
+	memset(&log, 0, sizeof(log));
+	so.render_deck = html_render_deck;
+	site_load(&site, fixture_root, &so, &dl);
+	CHECK_STR(log.slugs, "", "build: neither, with raw HTML allowed");
+	for (i = 0; i < site.ndecks; i++)
+		CHECK(site.decks[i]->doc->root != NULL && !site.decks[i]->drawn,
+		    "%s: its tree is kept, to be drawn after loading", site.decks[i]->slug);
+	fixture_end(&site, &dl);
+}
+
 int
 main(void)
 {
@@ -659,5 +757,6 @@ main(void)
 	test_streamed_chapters();
 	test_streamed_topics();
 	test_streamed_decks();
+	test_drawn_decks();
 	return check_finish();
 }
