@@ -395,24 +395,33 @@ S_part_begin(struct part *p, const struct html *h)
 }
 
 /*
- * The part as a holder for tvars_nodes. Bytes become one raw node, but
- * the blank text that ends them stays a text node of its own: the
- * templates drop blank text before an element they remove.
+ * b's bytes as the children of holder, for tvars_nodes; b is emptied.
+ * They become one raw node, which takes them uncopied, but the blank
+ * text that ends them stays a text node of its own: the templates drop
+ * blank text before an element they remove.
  */
 static void
-S_raw_nodes(xmlNodePtr holder, const char *data, size_t len)
+S_raw_nodes(xmlNodePtr holder, struct buf *b)
 {
-	size_t cut, i;
+	const char *data = buf_str(b);
+	size_t len = b->len, cut, i;
+	char *tail = NULL;
 
 	for (cut = len; cut > 0 && data[cut - 1] != '>'; cut--)
 		;
 	for (i = cut; i < len; i++)
 		if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n')
 			cut = len;
-	if (cut > 0)
-		render_raw(holder, data, cut);
 	if (cut < len)
-		render_text(holder, data + cut);
+		tail = xstrdup(data + cut);
+	if (cut > 0) {
+		b->data[cut] = '\0';
+		render_raw_take(holder, buf_detach(b));
+	}
+	if (tail)
+		render_text(holder, tail);
+	free(tail);
+	buf_free(b);
 }
 
 static xmlNodePtr
@@ -424,7 +433,7 @@ S_part_nodes(struct part *p)
 		theme_writer_free(p->out.w);
 	if (holder == NULL) {
 		holder = render_el(NULL, "div", NULL);
-		S_raw_nodes(holder, p->b.data, p->b.len);
+		S_raw_nodes(holder, &p->b);
 	}
 	buf_free(&p->b);
 	return holder;
@@ -450,8 +459,7 @@ S_filled_nodes(const struct html *h, xmlNodePtr holder, const struct doc *doc, c
 	buf_init(&b);
 	buf_put(&b, "", 0);
 	render_fill(h->site, doc, page, *rd, &b);
-	S_raw_nodes(holder, b.data, b.len);
-	buf_free(&b);
+	S_raw_nodes(holder, &b);
 	S_used(h, rd);
 }
 
@@ -1240,8 +1248,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 		buf_put(&b, "", 0);
 		render_fill_marks(h->site, c->doc, page, c->body_html, &b, S_fill_practise, &pf);
 		theme_writer_free(pf.out.w);
-		S_raw_nodes(holder, b.data, b.len);
-		buf_free(&b);
+		S_raw_nodes(holder, &b);
 		S_used(h, &c->body_html);
 		tvars_nodes(v, "body", holder);
 		ol.title = c->title_section;

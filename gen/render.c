@@ -281,6 +281,8 @@ render_fill_marks(const struct site *site, const struct doc *doc, const char *pa
 	char *enc = NULL;
 	size_t at = 0, i;
 
+	/* Room for the bytes and a URL a hole: one allocation, not a doubling from 64. */
+	buf_reserve(out, out->len + rd->len + rd->nholes * 48);
 	for (i = 0; i < rd->nholes; i++) {
 		const struct render_hole *h = &rd->holes[i];
 		char *url;

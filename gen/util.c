@@ -149,6 +149,17 @@ buf_reset(struct buf *b)
 }
 
 void
+buf_reserve(struct buf *b, size_t n)
+{
+	if (n + 1 > b->cap) {
+		b->data = xrealloc(b->data, n + 1);
+		if (b->cap == 0)
+			b->data[0] = '\0';
+		b->cap = n + 1;
+	}
+}
+
+void
 buf_put(struct buf *b, const void *p, size_t n)
 {
 	if (n > SIZE_MAX - b->len - 1)

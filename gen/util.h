@@ -51,6 +51,8 @@ struct buf {
 void buf_init(struct buf *b);
 void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
+/* Room for n bytes and the NUL in one allocation, where the size is known ahead. */
+void buf_reserve(struct buf *b, size_t n);
 void buf_put(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, int c);
