@@ -572,20 +572,21 @@ out:
 static void
 S_read_markdown(struct source *src, size_t max_size, struct diag_list *dl)
 {
-	struct stat st;
-	int line, col;
+	int line, col, rc;
 
-	if (max_size > 0 && stat(src->path, &st) == 0 && (unsigned long long)st.st_size > max_size) {
+	/* The size is checked on the open file: one stat fewer per source. */
+	rc = file_read_max(src->path, max_size, &src->data, &src->len);
+	if (rc == -2) {
 		diag_error(dl, src->display, 0, 0,
 		    "the file is %llu bytes, over the limit of %zu bytes: split it, or raise "
-		    "[limits] max_file_size in site.toml", (unsigned long long)st.st_size, max_size);
+		    "[limits] max_file_size in site.toml", (unsigned long long)src->len, max_size);
 		src->data = xstrdup("");
 		src->len = 0;
 		src->broken = 1;
 		S_set_body(src, src->data, 1);
 		return;
 	}
-	if (file_read(src->path, &src->data, &src->len) == -1) {
+	if (rc == -1) {
 		diag_error(dl, src->display, 0, 0, "cannot read the file: %s", strerror(errno));
 		src->data = xstrdup("");
 		src->len = 0;

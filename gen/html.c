@@ -279,6 +279,13 @@ S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const 
 		goto out;
 	theme_serialize(doc, &data, &len);
 	path = path_join(h->outdir, page);
+	/* A page is <folder>/index.html, its folder new in the staging: made first, sparing an open that fails. */
+	if (!h->replace && path_has_suffix(page, "/index.html")) {
+		char *dir = path_dirname(path);
+
+		(void)mkdir(dir, 0777);
+		free(dir);
+	}
 	if ((h->replace ? S_replace_file(path, data, len) : file_write(path, data, len)) == -1) {
 		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
 		goto out;

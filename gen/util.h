@@ -105,6 +105,8 @@ int path_has_suffix(const char *p, const char *suffix);
  * frees) and *len on success; -1 with errno set on failure.
  */
 int file_read(const char *path, char **data, size_t *len);
+/* file_read, but -2 with *len the size and nothing read when the file is over max bytes (max > 0). */
+int file_read_max(const char *path, size_t max, char **data, size_t *len);
 /* Writes data to path, creating parent directories. 0 or -1 (errno). */
 int file_write(const char *path, const void *data, size_t len);
 /* Copies a file in chunks (memory stays bounded), creating parent directories. 0 or -1 (errno). */

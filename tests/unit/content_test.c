@@ -2,7 +2,9 @@
  * content: classification by path, front matter (a table of inputs, each
  * with the exact diagnostics it must give), UTF-8 checks and the walk.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "check.h"
@@ -304,6 +306,97 @@ test_load(void)
 	fixture_text = NULL;
 }
 
+/*
+ * file_read reads a source whole in one read when it is as long as
+ * fstat says, around every boundary of its buffer and its 64 KiB chunk;
+ * file_read_max stops at the limit and says the size.
+ */
+static void
+test_file_read(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 4095, 65535, 65536, 65537, 200001 };
+	char *path, *data, *want;
+	size_t i, k, len;
+	int rc;
+
+	CHECK_GROUP("file_read");
+	fixture_begin();
+	path = path_join(fixture_root, "f.md");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		want = xmalloc(sizes[i] + 1);
+		for (k = 0; k < sizes[i]; k++)
+			want[k] = (char)('a' + (k * 7 + i) % 26);
+		if (file_write(path, want, sizes[i]) == -1) {
+			perror(path);
+			exit(2);
+		}
+		data = NULL;
+		rc = file_read(path, &data, &len);
+		CHECK(rc == 0 && len == sizes[i] && memcmp(data, want, len) == 0 && data[len] == '\0',
+		    "%zu bytes read back whole and NUL-terminated", sizes[i]);
+		free(data);
+		if (sizes[i] > 1) {
+			rc = file_read_max(path, sizes[i] - 1, &data, &len);
+			CHECK(rc == -2 && data == NULL && len == sizes[i],
+			    "%zu bytes over a limit a byte less: -2 and the size", sizes[i]);
+			rc = file_read_max(path, sizes[i], &data, &len);
+			CHECK(rc == 0 && len == sizes[i], "%zu bytes at a limit of as many: read", sizes[i]);
+			free(data);
+		}
+		free(want);
+	}
+	free(path);
+	path = path_join(fixture_root, "missing.md");
+	errno = 0;
+	CHECK(file_read(path, &data, &len) == -1 && errno == ENOENT, "a missing file: -1, ENOENT");
+	free(path);
+	dir_remove(fixture_root);
+}
+
+/*
+ * dir_remove takes a built site's folders, each usually holding one
+ * index.html, in four calls each, and anything else by listing it; it
+ * never follows a symbolic link out of the tree.
+ */
+static void
+test_dir_remove(void)
+{
+	char *outside, *tree, *p;
+	int rc;
+
+	CHECK_GROUP("dir_remove");
+	fixture_begin();
+	fixture_put("outside/keep.txt", "kept");
+	fixture_put("tree/index.html", "home");
+	fixture_put("tree/guide/ring/index.html", "a page");
+	fixture_put("tree/guide/index.html", "a section page, with folders beside it");
+	fixture_put("tree/assets/site.css", "no index.html here");
+	fixture_put("tree/more/index.html", "an index.html");
+	fixture_put("tree/more/other.txt", "and another file");
+	fixture_put("tree/odd/index.html/inside.txt", "index.html is a folder here");
+	p = path_join(fixture_root, "tree/empty");
+	dir_make(p);
+	free(p);
+	outside = path_join(fixture_root, "outside");
+	p = path_join(fixture_root, "tree/guide/link");
+	if (symlink(outside, p) == -1) {
+		perror(p);
+		exit(2);
+	}
+	free(p);
+	tree = path_join(fixture_root, "tree");
+	rc = dir_remove(tree);
+	CHECK_INT(rc, 0, "the tree is removed without error");
+	CHECK(!path_is_dir(tree), "and is gone");
+	p = path_join(outside, "keep.txt");
+	CHECK(path_is_file(p), "a symbolic link in it is removed, not followed");
+	free(p);
+	CHECK_INT(dir_remove(tree), 0, "removing what is not there succeeds");
+	free(tree);
+	free(outside);
+	dir_remove(fixture_root);
+}
+
 int
 main(void)
 {
@@ -311,5 +404,7 @@ main(void)
 	test_front_matter_table();
 	test_front_matter_fields();
 	test_load();
+	test_file_read();
+	test_dir_remove();
 	return check_finish();
 }
