@@ -420,7 +420,10 @@ static int S_main(int argc, char *argv[]);
 int
 main(int argc, char *argv[])
 {
-	int status = S_main(argc, argv);
+	int status;
+
+	mem_tune();
+	status = S_main(argc, argv);
 
 	/* Font caches live for the process; dropping them keeps leak checks meaningful. */
 	pdf_cleanup();

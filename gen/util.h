@@ -125,6 +125,9 @@ uint64_t hash_fnv1a(const void *p, size_t n, uint64_t seed);
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
 
+/* Sets how malloc keeps freed memory (glibc), once at start: see util.c. */
+void mem_tune(void);
+
 /*
  * Gives the pages of freed memory back to the system (glibc's malloc
  * keeps them otherwise), after a step that freed much in small pieces.
