@@ -112,8 +112,9 @@ S_lookup(const struct tvars *v, const char *name)
 {
 	size_t i;
 
+	/* The first letter before the call: a page's values are looked up by every directive. */
 	for (i = 0; v && i < v->len; i++)
-		if (strcmp(v->v[i].name, name) == 0)
+		if (v->v[i].name[0] == name[0] && strcmp(v->v[i].name, name) == 0)
 			return &v->v[i];
 	return NULL;
 }
@@ -190,6 +191,7 @@ S_is_set(const struct tval *tv)
 /* ---- locating and loading -------------------------------------------- */
 
 static int S_emit_ok(const struct theme *t, enum theme_part part);
+static void S_cache_tag_info(xmlNodePtr top);
 static xmlDocPtr S_render_emit(const struct theme *t, enum theme_part part,
     const struct tvars *v, const char *page_url);
 
@@ -417,6 +419,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 	path = path_join(t->dir, "templates/page.html");
 	if ((t->page = S_parse_template(path, dl)) == NULL)
 		goto out;
+	S_cache_tag_info(xmlDocGetRootElement(t->page));
 	rc = 0;
 	for (i = 0; i < THEME_NPARTS; i++) {
 		char *file = xasprintf("templates/%s.html", S_part_names[i]);
@@ -437,6 +440,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 			if (t->nuses[i] > 1)
 				qsort(t->uses[i], t->nuses[i], sizeof(char *), S_cmp_name);
 			t->emit[i] = S_emit_ok(t, (enum theme_part)i);
+			S_cache_tag_info(xmlDocGetRootElement(t->parts[i]));
 		}
 	}
 out:
@@ -633,10 +637,41 @@ S_fill_url(struct fill *f, const char *url)
 	return f->urls[i].rel;
 }
 
+/*
+ * libxml2's facts about each template element (htmlTagLookup), kept on
+ * the node at load (_private) for the emitter, which would otherwise look
+ * each up again on every page: S_no_tag_info marks a tag libxml2 does not
+ * know. Template trees are only read after loading, by every thread.
+ */
+static const char S_no_tag_info = 0;
+
+static void
+S_cache_tag_info(xmlNodePtr top)
+{
+	xmlNodePtr n = top;
+
+	while (n) {
+		if (n->type == XML_ELEMENT_NODE) {
+			const htmlElemDesc *info = htmlTagLookup(n->name);
+
+			n->_private = info ? (void *)info : (void *)&S_no_tag_info;
+		}
+		if (n->children && n->type == XML_ELEMENT_NODE)
+			n = n->children;
+		else {
+			while (n && n != top && n->next == NULL)
+				n = n->parent;
+			n = n == top || n == NULL ? NULL : n->next;
+		}
+	}
+}
+
 static int
 S_is_template_attr(const xmlChar *name)
 {
-	return strncmp((const char *)name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0;
+	/* Asked of every attribute of every template element: most fail at the first letter. */
+	return name[0] == ATTR_PREFIX[0] &&
+	    strncmp((const char *)name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0;
 }
 
 /*
@@ -1749,7 +1784,8 @@ S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
 	o = &e->open[e->nopen++];
 	o->el = n;
 	o->resume = n->next;
-	o->info = S_tag_info(&e->s, (const char *)n->name);
+	o->info = n->_private == NULL ? S_tag_info(&e->s, (const char *)n->name) :
+	    n->_private == (void *)&S_no_tag_info ? NULL : n->_private;
 	o->recs = e->nrecs;
 	o->content = e->s.b->len;
 }
