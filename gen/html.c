@@ -201,7 +201,9 @@ static struct tvars *
 S_common(const struct html *h, enum page_kind kind, const char *page, const char *title,
     const char *description, const void *current)
 {
-	static const char *const kinds[] = { "home", "test", "deck", "chapter", "404" };
+	static const char *const body_classes[] = {
+		"page-home", "page-test", "page-deck", "page-chapter", "page-404",
+	};
 	const struct config *cfg = &h->site->cfg;
 	struct tvars *v = tvars_new();
 	char *s;
@@ -220,10 +222,8 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		free(s);
 	}
 	tvars_text(v, "description", description && *description ? description : cfg->description);
-	s = xconcat("page-", kinds[kind], NULL);
-	tvars_text(v, "body-class", s);
-	tvars_text(v, s, "1");
-	free(s);
+	tvars_text(v, "body-class", body_classes[kind]);
+	tvars_text(v, body_classes[kind], "1");
 	if (kind == PAGE_TEST || kind == PAGE_DECK)
 		tvars_text(v, "interactive", "1");
 	tvars_text(v, "author", cfg->author);

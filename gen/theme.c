@@ -56,7 +56,7 @@ static const char *const S_part_names[THEME_NPARTS] = {
 enum tval_kind { TV_TEXT, TV_NODES, TV_LIST };
 
 struct tval {
-	char *name;
+	const char *name;          /* not copied: a string literal (theme.h) */
 	enum tval_kind kind;
 	char *text;                /* TV_TEXT */
 	xmlNodePtr holder;         /* TV_NODES: an unlinked element whose children are the value */
@@ -99,10 +99,8 @@ tvars_free(struct tvars *v)
 
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->len; i++) {
+	for (i = 0; i < v->len; i++)
 		S_tval_clear(&v->v[i]);
-		free(v->v[i].name);
-	}
 	free(v->v);
 	free(v);
 }
@@ -132,7 +130,7 @@ S_slot(struct tvars *v, const char *name)
 	v->v = xgrow(v->v, &v->cap, v->len + 1, sizeof(*v->v));
 	tv = &v->v[v->len++];
 	memset(tv, 0, sizeof(*tv));
-	tv->name = xstrdup(name);
+	tv->name = name;
 	return tv;
 }
 
