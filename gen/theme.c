@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -64,45 +65,129 @@ struct tval {
 	size_t nitems, cap;
 };
 
+/*
+ * A page's values live as long as the page: a scope and its items,
+ * their arrays and texts are carved from chunks that tvars_free drops
+ * whole. A page made a hundred small allocations for them, freed one by
+ * one, in a heap shared with the bodies waiting for their pages.
+ */
+struct tarena {
+	struct tchunk *chunks;
+};
+
+struct tchunk {
+	struct tchunk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+#define TCHUNK 4096
+
 struct tvars {
 	struct tval *v;
 	size_t len, cap;
+	struct tarena *arena;      /* the root's, shared by its items */
 };
+
+static void *
+S_talloc(struct tarena *a, size_t n)
+{
+	struct tchunk *c = a->chunks;
+	void *p;
+
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (c == NULL || c->size - c->used < n) {
+		size_t size = n > TCHUNK ? n : TCHUNK;
+
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		c->used = 0;
+		c->next = a->chunks;
+		a->chunks = c;
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+/* xgrow in the arena: the old array stays where it was, unused, until the page is done. */
+static void *
+S_tgrow(struct tarena *a, void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap * 2 : 8;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	q = S_talloc(a, n * size);
+	if (*cap)
+		memcpy(q, p, *cap * size);
+	*cap = n;
+	return q;
+}
+
+static struct tvars *
+S_tvars_in(struct tarena *a)
+{
+	struct tvars *v = S_talloc(a, sizeof(*v));
+
+	memset(v, 0, sizeof(*v));
+	v->arena = a;
+	return v;
+}
 
 struct tvars *
 tvars_new(void)
 {
-	return xcalloc(1, sizeof(struct tvars));
+	struct tarena *a = xcalloc(1, sizeof(*a));
+
+	return S_tvars_in(a);
 }
+
+/* Frees what is not the arena's: the node values. */
+static void S_tvars_clear(struct tvars *v);
 
 static void
 S_tval_clear(struct tval *tv)
 {
 	size_t i;
 
-	free(tv->text);
 	tv->text = NULL;
 	if (tv->holder)
 		xmlFreeNode(tv->holder);
 	tv->holder = NULL;
 	for (i = 0; i < tv->nitems; i++)
-		tvars_free(tv->items[i]);
-	free(tv->items);
+		S_tvars_clear(tv->items[i]);
 	tv->items = NULL;
 	tv->nitems = tv->cap = 0;
+}
+
+static void
+S_tvars_clear(struct tvars *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->len; i++)
+		S_tval_clear(&v->v[i]);
 }
 
 void
 tvars_free(struct tvars *v)
 {
-	size_t i;
+	struct tarena *a;
+	struct tchunk *c;
 
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->len; i++)
-		S_tval_clear(&v->v[i]);
-	free(v->v);
-	free(v);
+	a = v->arena;
+	S_tvars_clear(v);
+	while ((c = a->chunks) != NULL) {
+		a->chunks = c->next;
+		free(c);
+	}
+	free(a);
 }
 
 static struct tval *
@@ -127,7 +212,7 @@ S_slot(struct tvars *v, const char *name)
 		S_tval_clear(tv);
 		return tv;
 	}
-	v->v = xgrow(v->v, &v->cap, v->len + 1, sizeof(*v->v));
+	v->v = S_tgrow(v->arena, v->v, &v->cap, v->len + 1, sizeof(*v->v));
 	tv = &v->v[v->len++];
 	memset(tv, 0, sizeof(*tv));
 	tv->name = name;
@@ -138,12 +223,14 @@ void
 tvars_text(struct tvars *v, const char *name, const char *text)
 {
 	struct tval *tv;
+	size_t n;
 
 	if (text == NULL)
 		return;
 	tv = S_slot(v, name);
 	tv->kind = TV_TEXT;
-	tv->text = xstrdup(text);
+	n = strlen(text) + 1;
+	tv->text = memcpy(S_talloc(v->arena, n), text, n);
 }
 
 void
@@ -164,8 +251,8 @@ tvars_item(struct tvars *v, const char *name)
 		tv = S_slot(v, name);
 		tv->kind = TV_LIST;
 	}
-	tv->items = xgrow(tv->items, &tv->cap, tv->nitems + 1, sizeof(*tv->items));
-	tv->items[tv->nitems] = tvars_new();
+	tv->items = S_tgrow(v->arena, tv->items, &tv->cap, tv->nitems + 1, sizeof(*tv->items));
+	tv->items[tv->nitems] = S_tvars_in(v->arena);
 	return tv->items[tv->nitems++];
 }
 
