@@ -106,6 +106,7 @@ content_free(struct source_set *set)
 	for (i = 0; i < set->ndrafts; i++)
 		free(set->drafts[i]);
 	free(set->drafts);
+	free(set->index);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -124,13 +125,48 @@ S_cmp_key(const void *key, const void *elem)
 	return strcmp((const char *)key, (*(struct source *const *)elem)->rel);
 }
 
+static size_t
+S_slot_of(const char *rel, size_t nindex)
+{
+	return (size_t)hash_fnv1a(rel, strlen(rel), HASH_FNV_SEED) & (nindex - 1);
+}
+
+/*
+ * set->index for set->v. Every link is looked up by its file: a binary
+ * search over 10,000 paths that share long prefixes was a few percent
+ * of a build, mostly strcmp missing the cache.
+ */
+static void
+S_index(struct source_set *set)
+{
+	size_t i, h;
+
+	free(set->index);
+	for (set->nindex = 16; set->nindex < set->len * 2; set->nindex *= 2)
+		;
+	set->index = xcalloc(set->nindex, sizeof(*set->index));
+	for (i = 0; i < set->len; i++) {
+		for (h = S_slot_of(set->v[i]->rel, set->nindex); set->index[h];
+		    h = (h + 1) & (set->nindex - 1))
+			;
+		set->index[h] = i + 1;
+	}
+}
+
 struct source *
 content_find(const struct source_set *set, const char *rel)
 {
 	struct source **p;
+	size_t h;
 
 	if (set->len == 0)
 		return NULL;
+	if (set->index) {
+		for (h = S_slot_of(rel, set->nindex); set->index[h]; h = (h + 1) & (set->nindex - 1))
+			if (strcmp(set->v[set->index[h] - 1]->rel, rel) == 0)
+				return set->v[set->index[h] - 1];
+		return NULL;
+	}
 	p = bsearch(rel, set->v, set->len, sizeof(*set->v), S_cmp_key);
 	return p ? *p : NULL;
 }
@@ -708,6 +744,7 @@ content_load_max(struct source_set *set, const char *content_dir,
 	/* Already in order: the walk's files were sorted by rel. */
 	if (set->len > 1)
 		qsort(set->v, set->len, sizeof(*set->v), S_cmp_source);
+	S_index(set);
 out:
 	for (i = 0; i < w.nfiles; i++)
 		free(w.files[i]);

@@ -54,11 +54,23 @@ struct source {
 	struct front_matter fm;
 	int broken;                /* unreadable, not UTF-8 or front matter unclosed
 	                              (reported): exists, but is not parsed */
+	struct doc *doc;           /* its parsed doc, which model.c sets; NULL for an asset */
 };
+
+struct doc;
 
 struct source_set {
 	struct source **v;         /* sorted by rel; drafts are left out */
 	size_t len, cap;
+	/*
+	 * content_find's index: for each slot, 1 + the position in v of a
+	 * source whose rel hashes there (0: empty), open addressing over a
+	 * power of two at least twice len. Built by content_load; a set
+	 * without one is searched in order. A source replaced in its slot
+	 * of v (site_reload) keeps its rel, so the index stays right.
+	 */
+	size_t *index;
+	size_t nindex;
 	char **drafts;             /* rel of each draft left out, sorted */
 	size_t ndrafts, drafts_cap;
 };

@@ -185,21 +185,12 @@ doc_heading_id(const struct doc *d, cmark_node *heading)
 	return heading ? cmark_node_get_user_data(heading) : NULL;
 }
 
-static int
-S_cmp_doc_key(const void *key, const void *elem)
-{
-	return strcmp((const char *)key, (*(struct doc *const *)elem)->src->rel);
-}
-
 struct doc *
 site_doc(const struct site *site, const char *rel)
 {
-	struct doc **p;
+	struct source *src = content_find(&site->sources, rel);
 
-	if (site->ndocs == 0)
-		return NULL;
-	p = bsearch(rel, site->docs, site->ndocs, sizeof(*site->docs), S_cmp_doc_key);
-	return p ? *p : NULL;
+	return src ? src->doc : NULL;
 }
 
 /* Headings: attributes and ids, for every doc alike. */
@@ -1689,6 +1680,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 		ndecks += src->kind == SOURCE_DECK;
 		d = xcalloc(1, sizeof(*d));
 		d->src = src;
+		src->doc = d;
 		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
 		site->docs[site->ndocs++] = d;
 	}
@@ -2639,6 +2631,7 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 		if (site->sources.v[i] == old)
 			site->sources.v[i] = src;
 	d->src = src;
+	src->doc = d;
 	nd->src = old;
 	src = old;                 /* the one no longer needed, freed below */
 #define SWAP(a, b, T) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)

@@ -397,6 +397,51 @@ test_dir_remove(void)
 	dir_remove(fixture_root);
 }
 
+/* content_find through the index content_load builds: every file found as itself, no other. */
+static void
+test_find(void)
+{
+	struct source_set set;
+	struct diag_list dl;
+	char rel[64];
+	size_t i, found = 0, missing = 0;
+
+	CHECK_GROUP("content_find");
+	fixture_begin();
+	for (i = 0; i < 300; i++) {
+		char *path;
+
+		snprintf(rel, sizeof(rel), "content/guide/part-%zu/ch-%05zu.md", i % 7, i);
+		path = xstrdup(rel);
+		fixture_put(path, "# T\n");
+		free(path);
+	}
+	diag_init(&dl);
+	memset(&set, 0, sizeof(set));
+	{
+		char *dir = path_join(fixture_root, "content");
+
+		content_load(&set, dir, "content", &dl);
+		free(dir);
+	}
+	CHECK(set.index != NULL && set.nindex >= 2 * set.len, "content_load indexes what it loaded");
+	for (i = 0; i < 300; i++) {
+		const struct source *src;
+
+		snprintf(rel, sizeof(rel), "guide/part-%zu/ch-%05zu.md", i % 7, i);
+		src = content_find(&set, rel);
+		found += src != NULL && strcmp(src->rel, rel) == 0;
+		snprintf(rel, sizeof(rel), "guide/part-%zu/ch-%05zu.md", (i + 1) % 7, i);
+		missing += content_find(&set, rel) == NULL;
+	}
+	CHECK_INT((long)found, 300, "each of 300 files is found as itself");
+	CHECK_INT((long)missing, 300, "and 300 names of no file find nothing");
+	CHECK(content_find(&set, "") == NULL && content_find(&set, "guide") == NULL, "nor a folder");
+	content_free(&set);
+	diag_free(&dl);
+	dir_remove(fixture_root);
+}
+
 int
 main(void)
 {
@@ -406,5 +451,6 @@ main(void)
 	test_load();
 	test_file_read();
 	test_dir_remove();
+	test_find();
 	return check_finish();
 }
