@@ -331,7 +331,7 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
     const char *printdir, int in_place, struct diag_list *dl)
 {
 	struct deck_batch db;
-	size_t i, n = 0;
+	size_t i, n = 0, todo = 0;
 	int rc = 0, nthreads = S_jobs(opt);
 
 	memset(&db, 0, sizeof(db));
@@ -356,6 +356,7 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 			break;
 		}
 		j->deck = d;
+		todo += !d->drawn;
 		S_deck_paths(printdir, d, in_place, &j->path, &j->tmp);
 		diag_init(&j->dl);
 		db.order[n] = j;
@@ -364,10 +365,11 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	if (n > 1)
 		qsort(db.order, n, sizeof(*db.order), S_cmp_deck_size);
 	/* Threads beyond one per deck fit cards for the deck they are given to. */
-	db.nthreads = n > 0 && (size_t)nthreads > n ? nthreads / (int)n : 1;
+	db.nthreads = todo > 0 && (size_t)nthreads > todo ? nthreads / (int)todo : 1;
 	atomic_init(&db.failed, SIZE_MAX);
+	/* Decks drawn as they loaded are only renamed: no thread for them. */
 	if (rc == 0)
-		pool_run(n > 1 ? nthreads : 1, n, S_deck_job, &db);
+		pool_run(todo > 1 ? nthreads : 1, n, S_deck_job, &db);
 	for (i = 0; i < n; i++) {
 		struct deck_job *j = &db.jobs[i];
 
