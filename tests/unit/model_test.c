@@ -367,6 +367,31 @@ test_mistakes(void)
 }
 
 /*
+ * Loads the fixture twice, its trees kept and then streamed (so, whose
+ * drop_sources is set here), and checks that both report the same
+ * diagnostics, the broken link among them at `where` ("ring.md:7:").
+ */
+static void
+S_load_both(struct site *kept, struct diag_list *dk, struct site *streamed, struct diag_list *ds,
+    struct site_options *so, const char *where)
+{
+	struct site_options none = { 0 };
+	char *want;
+
+	diag_init(dk);
+	diag_init(ds);
+	site_load(kept, fixture_root, &none, dk);
+	so->drop_sources = 1;
+	site_load(streamed, fixture_root, so, ds);
+	diag_sort(dk);
+	diag_sort(ds);
+	want = xstrdup(fixture_diags(dk));
+	CHECK_STR(fixture_diags(ds), want, "the same diagnostics as a load that keeps its trees");
+	CHECK(strstr(want, where) != NULL, "the broken link is reported at its line");
+	free(want);
+}
+
+/*
  * A one-shot load streams chapters: built as parsed, trees dropped, links
  * kept as written and checked later, every diagnostic where a kept tree
  * puts it; site_chapter_tree gives the tree back with each section's
@@ -392,20 +417,7 @@ test_streamed_chapters(void)
 	fixture_begin();
 	fixture_put("content/guide/ring.md", chapter);
 	fixture_put("content/guide/tree.md", "# Tree\n\n## Leaves\n\nBack to [the ring](ring.md#steps).\n");
-	diag_init(&dk);
-	diag_init(&ds);
-	site_load(&kept, fixture_root, &so, &dk);
-	so.drop_sources = 1;
-	site_load(&streamed, fixture_root, &so, &ds);
-	diag_sort(&dk);
-	diag_sort(&ds);
-	{
-		char *a = xstrdup(fixture_diags(&dk));
-
-		CHECK_STR(fixture_diags(&ds), a, "the same diagnostics as a load that keeps its trees");
-		CHECK(strstr(a, "ring.md:7:") != NULL, "the broken link is reported at its line");
-		free(a);
-	}
+	S_load_both(&kept, &dk, &streamed, &ds, &so, "ring.md:7:");
 	for (i = 0; i < streamed.nchapters; i++)
 		if (strcmp(streamed.chapters[i]->slug, "ring") == 0)
 			c = streamed.chapters[i];
@@ -542,18 +554,8 @@ test_streamed_topics(void)
 	fixture_put("content/quiz/t/links.md", links);
 	fixture_put("content/quiz/t/noted.md", noted);
 	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n\n## Tree\n");
-	diag_init(&dk);
-	diag_init(&ds);
-	site_load(&kept, fixture_root, &so, &dk);
-	so.drop_sources = 1;
 	so.render_topic = S_count_render;
-	site_load(&streamed, fixture_root, &so, &ds);
-	diag_sort(&dk);
-	diag_sort(&ds);
-	a = xstrdup(fixture_diags(&dk));
-	CHECK_STR(fixture_diags(&ds), a, "the same diagnostics as a load that keeps its trees");
-	CHECK(strstr(a, "links.md:13:") != NULL, "the broken link is reported at its line");
-	free(a);
+	S_load_both(&kept, &dk, &streamed, &ds, &so, "links.md:13:");
 	CHECK_INT(S_rendered_topics, 1, "render_topic ran for the topic without footnotes only");
 	tk = S_topic(&kept, "links");
 	ts = S_topic(&streamed, "links");
@@ -610,21 +612,8 @@ test_streamed_decks(void)
 	fixture_begin();
 	fixture_put("content/cards/deck.md", deck_md);
 	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n");
-	diag_init(&dk);
-	diag_init(&ds);
-	site_load(&kept, fixture_root, &so, &dk);
-	so.drop_sources = 1;
 	so.render_deck = html_render_deck;
-	site_load(&streamed, fixture_root, &so, &ds);
-	diag_sort(&dk);
-	diag_sort(&ds);
-	{
-		char *want = xstrdup(fixture_diags(&dk));
-
-		CHECK_STR(fixture_diags(&ds), want, "the same diagnostics as a load that keeps its trees");
-		CHECK(strstr(want, "deck.md:12:") != NULL, "the broken link is reported at its line");
-		free(want);
-	}
+	S_load_both(&kept, &dk, &streamed, &ds, &so, "deck.md:12:");
 	CHECK(kept.ndecks == 1 && streamed.ndecks == 1, "the deck is loaded both ways");
 	if (kept.ndecks != 1 || streamed.ndecks != 1)
 		goto out;
