@@ -365,7 +365,7 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	if (n > 1)
 		qsort(db.order, n, sizeof(*db.order), S_cmp_deck_size);
 	/* Threads beyond one per deck fit cards for the deck they are given to. */
-	db.nthreads = todo > 0 && (size_t)nthreads > todo ? nthreads / (int)todo : 1;
+	db.nthreads = pool_share(nthreads, todo);
 	atomic_init(&db.failed, SIZE_MAX);
 	/* Decks drawn as they loaded are only renamed: no thread for them. */
 	if (rc == 0)

@@ -1694,8 +1694,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->render_chapter = opt ? opt->render_chapter : NULL;
 	pb->draw_deck = opt && opt->drop_sources ? opt->draw_deck : NULL;
 	pb->draw_arg = opt ? opt->draw_arg : NULL;
-	/* As S_write_pdfs shares them: one deck per thread, threads left over to lay out its cards. */
-	pb->deck_threads = ndecks > 0 && (size_t)site->jobs > ndecks ? site->jobs / (int)ndecks : 1;
+	pb->deck_threads = pool_share(site->jobs, ndecks);
 	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
 	for (i = 0; i < site->ndocs; i++)

@@ -175,6 +175,12 @@ pool_finish(struct pool_batch *b)
 }
 
 int
+pool_share(int nthreads, size_t n)
+{
+	return n > 0 && nthreads > 0 && (size_t)nthreads > n ? nthreads / (int)n : 1;
+}
+
+int
 pool_default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -42,4 +42,11 @@ void pool_finish(struct pool_batch *b);
 /* The number of online cores (at least 1): the default for -j. */
 int pool_default_threads(void);
 
+/*
+ * Threads each of n jobs may use when nthreads run them side by side:
+ * one each, and what is left shared out (a deck's helpers lay out its
+ * cards). At least 1.
+ */
+int pool_share(int nthreads, size_t n);
+
 #endif
