@@ -988,7 +988,10 @@ S_link_use(struct walker *w, cmark_node *n, struct link_use *u)
 	return 1;
 }
 
-/* Checks one use of a link; what it leads to goes to the records and the doc's targets. */
+/*
+ * Checks one use of a link; what it leads to goes to the records and the
+ * doc's targets. A linked file is recorded (S_check) in any case.
+ */
 static void
 S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
 {
@@ -1005,7 +1008,8 @@ S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
 			S_check(w, u->dest, u->is_image, u->line, u->col, 0, &r);
 		}
 	}
-	if (st == R_OK) {
+	/* A load that writes no page keeps no backlinks and no targets: they are for pages. */
+	if (st == R_OK && !w->site->links_only) {
 		S_record(w->rec, &r, o);
 		S_target_add(w->doc, u->dest, &r);
 	}

@@ -190,6 +190,8 @@ S_load(struct site *site, const struct cli *cli, int keep, int html, struct buil
 	so.render_chapter = html && !keep ? html_render_chapter : NULL;
 	so.draw_deck = b && !keep ? build_draw_deck : NULL;
 	so.draw_arg = b;
+	so.links_only = !html && !keep;
+	so.reread = so.links_only && b;
 	so.configure = S_configure;
 	so.configure_arg = cli;
 	dl->strict = cli->strict;

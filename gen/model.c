@@ -1494,6 +1494,27 @@ S_topic_drop_tree(struct topic *tp)
 }
 
 /*
+ * site_options.links_only: a streamed topic's questions, once built and
+ * linked, keep what links, ids and counts need, and no text: no page
+ * will show it. Called after S_topic_drop_tree, which walks the options.
+ */
+static void
+S_topic_drop_text(struct topic *tp)
+{
+	size_t i;
+
+	for (i = 0; i < tp->nquestions; i++) {
+		struct question *q = &tp->questions[i];
+
+		free(q->stem_text);
+		q->stem_text = NULL;
+		free(q->options);
+		q->options = NULL;
+		q->noptions = 0;
+	}
+}
+
+/*
  * 1 if a tree can be rendered at load, into bytes with holes
  * (render_fill): footnotes and raw HTML (unsafe_html) are rendered
  * through libxml2 nodes, which leave none. root NULL: whether any tree
@@ -1572,6 +1593,8 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	if (pb->render_topic)
 		pb->render_topic(pb->site, d->topic);
 	S_topic_drop_tree(d->topic);
+	if (pb->site->links_only)
+		S_topic_drop_text(d->topic);
 	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
 	free(url);
@@ -1595,6 +1618,20 @@ S_deck_drop_tree(struct deck *dk)
 	S_doc_drop_tree(d);
 }
 
+/* S_topic_drop_text for a deck drawn as it loaded: its PDF has its text. */
+static void
+S_deck_drop_text(struct deck *dk)
+{
+	size_t i;
+
+	for (i = 0; i < dk->ncards; i++) {
+		free(dk->cards[i].front_text);
+		dk->cards[i].front_text = NULL;
+		free(dk->cards[i].label);
+		dk->cards[i].label = NULL;
+	}
+}
+
 /*
  * S_stream_topic for a deck, which needs nothing of the rest of the site:
  * rendered, drawn into its PDF, or both. A deck with an error is not
@@ -1614,6 +1651,8 @@ S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	if (pb->draw_deck && pb->dls[job].errors == 0)
 		pb->draw_deck(pb->draw_arg, pb->site, d->deck, pb->deck_threads, &pb->dls[job]);
 	S_deck_drop_tree(d->deck);
+	if (pb->site->links_only && d->deck->drawn)
+		S_deck_drop_text(d->deck);
 	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
 	return 1;
@@ -1625,10 +1664,13 @@ S_parse_job(void *arg, size_t job, int worker)
 	struct parse_batch *pb = arg;
 	struct doc *d = pb->site->docs[job];
 	const struct source *src = d->src;
-	const char *body = src->body ? src->body : "";
-	size_t len = src->body ? src->body_len : 0, nodes;
+	const char *body;
+	size_t len, nodes;
 
 	(void)worker;
+	content_body(d->src, &pb->dls[job]);    /* site_options.reread */
+	body = src->body ? src->body : "";
+	len = src->body ? src->body_len : 0;
 	if (pb->stream && src->kind == SOURCE_TOPIC && S_stream_topic(pb, job, body, len))
 		return;
 	if (pb->stream && src->kind == SOURCE_DECK && (pb->render_deck || pb->draw_deck) &&
@@ -1658,6 +1700,9 @@ S_parse_job(void *arg, size_t job, int worker)
 	} else {
 		d->streamed = 1;
 		S_chapter_drop_tree(pb->chapters[job]);
+		/* With no page to render, nothing parses it again. */
+		if (pb->site->links_only)
+			S_release_source(d);
 	}
 }
 
@@ -2063,9 +2108,10 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 		opt->configure(&site->cfg, opt->configure_arg);
 
 	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
+	site->links_only = opt && opt->links_only;
 	content_dir = path_join(root, "content");
-	content_load_max(&site->sources, content_dir, "content",
-	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
+	(opt && opt->reread ? content_load_reread : content_load_max)(&site->sources,
+	    content_dir, "content", (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
 	free(content_dir);
 
 	S_parse_docs(site, &pb, opt);

@@ -270,6 +270,7 @@ struct site {
 	size_t nassets, assets_cap;
 	struct link_stats stats;
 	int jobs;                  /* threads for parsing and freeing (site_options) */
+	int links_only;            /* site_options.links_only */
 };
 
 struct site_options {
@@ -313,6 +314,20 @@ struct site_options {
 	 * rendered as it is parsed, and then needs no second parse.
 	 */
 	void (*render_chapter)(const struct site *site, struct chapter *c);
+	/*
+	 * No page will be written (print, check): every link is checked, but
+	 * where it leads is not kept (no backlinks, no questions' and cards'
+	 * links_to, no link targets), and a streamed topic's questions and a
+	 * drawn deck's cards keep only what a link or a count needs: their
+	 * text goes with the tree. For a large site, most of what print keeps.
+	 */
+	int links_only;
+	/*
+	 * Topics, decks and chapters are read again when they are parsed
+	 * (content_load_reread): the whole site's bytes are not in memory at
+	 * once. For print, whose memory is to stay flat as a site grows.
+	 */
+	int reread;
 };
 
 /*

@@ -737,6 +737,93 @@ test_drawn_decks(void)
 	fixture_end(&site, &dl);
 }
 
+/*
+ * A print load (links_only, reread): every link checked with the same
+ * diagnostics and counts as a load that keeps everything, but nothing
+ * kept that only pages use: no backlinks, no links_to, no link targets,
+ * no question text, no drawn card's text, and no source's bytes.
+ */
+static void
+test_print_load(void)
+{
+	static const char topic[] =
+	    "+++\ntitle = \"A\"\n+++\n"
+	    "## First {#first .easy}\n\n- [x] right\n- [ ] wrong\n\nSee [steps](../../guide/ring.md#steps).\n\n"
+	    "## Second {#second}\n\n- [ ] one\n- [x] two\n\nSee [gone](../../guide/gone.md).\n";
+	struct site_options so = { 0 };
+	struct site kept, print;
+	struct diag_list dk, dp;
+	struct draw_log log;
+	char *want, *got;
+	size_t i, j;
+
+	CHECK_GROUP("print load");
+	fixture_begin();
+	fixture_put("content/quiz/t/_index.md", "+++\ntitle = \"T\"\n+++\n");
+	fixture_put("content/quiz/t/a.md", topic);
+	fixture_put("content/cards/d.md", "+++\ntitle = \"D\"\n+++\n## Front {#front}\n\nSee [steps](../guide/ring.md#steps).\n");
+	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n\nText, and [the deck](../cards/d.md#front).\n");
+	memset(&log, 0, sizeof(log));
+	log.tree_held = log.configured = 1;
+	so.links_only = 1;
+	so.reread = 1;
+	so.draw_deck = S_draw;
+	so.draw_arg = &log;
+	S_load_both(&kept, &dk, &print, &dp, &so, "a.md:16:");
+	want = site_summary(&kept, &dk);
+	got = site_summary(&print, &dp);
+	CHECK_STR(got, want, "the same counts, links included");
+	free(want);
+	free(got);
+	CHECK_STR(log.slugs, "d ", "the deck is drawn as it loads");
+	CHECK(log.tree_held, "from its tree, read again for its parse");
+	for (i = 0; i < print.sources.len; i++)
+		CHECK(print.sources.v[i]->data == NULL && !print.sources.v[i]->dropped,
+		    "%s: read again, parsed, and its bytes gone", print.sources.v[i]->rel);
+	for (i = 0; i < print.ndocs; i++)
+		CHECK_INT((long)print.docs[i]->ntargets, 0, "%s: no link targets", print.docs[i]->src->rel);
+	CHECK(print.nchapters == 1 && kept.nchapters == 1, "one chapter");
+	if (print.nchapters == 1 && kept.nchapters == 1) {
+		const struct chapter *c = print.chapters[0], *kc = kept.chapters[0];
+
+		CHECK(kc->nsections == 2 && kc->sections[1]->backlinks.len == 2,
+		    "kept: the question and the card link to the section");
+		CHECK(c->nsections == 2 && c->sections[1]->backlinks.len == 0 && c->backlinks.len == 0,
+		    "print: no backlinks");
+	}
+	CHECK(print.ntests == 1 && print.tests[0]->ntopics == 1, "the topic is in its test");
+	if (print.ntests == 1 && print.tests[0]->ntopics == 1 && kept.ntests == 1 &&
+	    kept.tests[0]->ntopics == 1) {
+		const struct topic *tp = print.tests[0]->topics[0], *kt = kept.tests[0]->topics[0];
+
+		CHECK(tp->nquestions == 2 && kt->nquestions == 2, "both questions");
+		for (j = 0; j < tp->nquestions && j < kt->nquestions; j++) {
+			const struct question *q = &tp->questions[j], *kq = &kt->questions[j];
+
+			CHECK_STR(q->id, kq->id, "question %zu keeps its id", j + 1);
+			CHECK(q->difficulty == kq->difficulty && q->sample == kq->sample &&
+			    q->has_options == kq->has_options, "and its classes");
+			CHECK(q->stem_text == NULL && q->options == NULL && q->noptions == 0 &&
+			    q->links_to.len == 0, "but no text, options or links_to");
+			CHECK(kq->stem_text != NULL && kq->noptions == 2, "which the kept load has");
+		}
+		CHECK(memcmp(print.tests[0]->count, kept.tests[0]->count, sizeof(kept.tests[0]->count)) == 0,
+		    "the test counts its questions the same");
+	}
+	CHECK(print.ndecks == 1 && print.decks[0]->drawn && print.decks[0]->ncards == 1,
+	    "the deck was drawn");
+	if (print.ndecks == 1 && print.decks[0]->ncards == 1) {
+		const struct card *c = &print.decks[0]->cards[0];
+
+		CHECK(c->front_text == NULL && c->label == NULL && c->links_to.len == 0,
+		    "its card keeps no text once drawn");
+		CHECK(doc_anchor(print.decks[0]->doc, "front") != NULL, "but stays a link target");
+	}
+	site_free(&kept);
+	diag_free(&dk);
+	fixture_end(&print, &dp);
+}
+
 int
 main(void)
 {
@@ -747,5 +834,6 @@ main(void)
 	test_streamed_topics();
 	test_streamed_decks();
 	test_drawn_decks();
+	test_print_load();
 	return check_finish();
 }
