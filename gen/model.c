@@ -718,7 +718,8 @@ S_cmp_test(const void *a, const void *b)
 
 struct idref {
 	const char *id;
-	struct question *q;
+	int line, col;
+	int question;              /* 0: a topic's own anchor */
 	struct topic *t;
 	size_t order;
 };
@@ -748,7 +749,8 @@ S_test_ids(struct test *t, struct diag_list *dl)
 			if (tp->doc->anchors[k].kind == ANCHOR_TOPIC) {
 				v = xgrow(v, &cap, n + 1, sizeof(*v));
 				v[n].id = tp->doc->anchors[k].id;
-				v[n].q = NULL;
+				v[n].line = v[n].col = 0;
+				v[n].question = 0;
 				v[n].t = tp;
 				v[n].order = n;
 				n++;
@@ -756,11 +758,25 @@ S_test_ids(struct test *t, struct diag_list *dl)
 		for (j = 0; j < tp->nquestions; j++) {
 			v = xgrow(v, &cap, n + 1, sizeof(*v));
 			v[n].id = tp->questions[j].id;
-			v[n].q = &tp->questions[j];
+			v[n].line = tp->questions[j].line;
+			v[n].col = tp->questions[j].col;
+			v[n].question = 1;
 			v[n].t = tp;
 			v[n].order = n;
 			n++;
 		}
+		/* Their anchors, in question order until sorted after the tests are built. */
+		for (k = 0; tp->dropped.n > 0 && k < tp->doc->nanchors; k++)
+			if (tp->doc->anchors[k].kind == ANCHOR_QUESTION) {
+				v = xgrow(v, &cap, n + 1, sizeof(*v));
+				v[n].id = tp->doc->anchors[k].id;
+				v[n].line = tp->doc->anchors[k].line;
+				v[n].col = tp->doc->anchors[k].col;
+				v[n].question = 1;
+				v[n].t = tp;
+				v[n].order = n;
+				n++;
+			}
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), S_cmp_idref);
@@ -772,20 +788,20 @@ S_test_ids(struct test *t, struct diag_list *dl)
 		for (k = i; k > 0 && strcmp(v[k - 1].id, v[i].id) == 0; k--)
 			;
 		first = &v[k];
-		if (v[i].q == NULL)
+		if (!v[i].question)
 			continue;      /* a topic's own anchor: the question is the one to rename */
-		if (first->q == NULL)
-			diag_error(dl, v[i].t->doc->src->display, v[i].q->line, v[i].q->col,
+		if (!first->question)
+			diag_error(dl, v[i].t->doc->src->display, v[i].line, v[i].col,
 			    "duplicate question id \"%s\": it is the anchor of topic %s in the same test",
 			    v[i].id, first->t->slug);
 		else if (first->t == v[i].t)
-			diag_error(dl, v[i].t->doc->src->display, v[i].q->line, v[i].q->col,
+			diag_error(dl, v[i].t->doc->src->display, v[i].line, v[i].col,
 			    "duplicate question id \"%s\": line %d has it already; ids are unique within a test",
-			    v[i].id, first->q->line);
+			    v[i].id, first->line);
 		else
-			diag_error(dl, v[i].t->doc->src->display, v[i].q->line, v[i].q->col,
+			diag_error(dl, v[i].t->doc->src->display, v[i].line, v[i].col,
 			    "duplicate question id \"%s\": %s:%d has it already; ids are unique within a test",
-			    v[i].id, first->t->doc->src->display, first->q->line);
+			    v[i].id, first->t->doc->src->display, first->line);
 	}
 	free(v);
 }
@@ -797,7 +813,7 @@ S_test_finish(struct test *t, struct diag_list *dl)
 
 	if (t->ntopics > 1)
 		qsort(t->topics, t->ntopics, sizeof(*t->topics), S_cmp_topic);
-	for (i = 0; i < t->ntopics; i++)
+	for (i = 0; i < t->ntopics; i++) {
 		for (j = 0; j < t->topics[i]->nquestions; j++) {
 			struct question *q = &t->topics[i]->questions[j];
 
@@ -805,6 +821,10 @@ S_test_finish(struct test *t, struct diag_list *dl)
 			t->nquestions++;
 			nsample += q->sample;
 		}
+		for (k = 0; k < 3; k++)
+			t->count[k] += t->topics[i]->dropped.count[k];
+		t->nquestions += t->topics[i]->dropped.n;
+	}
 	/* Without any .sample, the first two easy questions are the samples. */
 	for (i = 0, k = nsample; i < t->ntopics && k == 0 && nsample < 2; i++)
 		for (j = 0; j < t->topics[i]->nquestions && nsample < 2; j++) {
@@ -1495,23 +1515,32 @@ S_topic_drop_tree(struct topic *tp)
 
 /*
  * site_options.links_only: a streamed topic's questions, once built and
- * linked, keep what links, ids and counts need, and no text: no page
- * will show it. Called after S_topic_drop_tree, which walks the options.
+ * their links kept (links_record), are needed by no page. What is left
+ * of them is their anchors (id, place: for links and S_test_ids) and
+ * their count. Anchors point at no question any more.
  */
 static void
-S_topic_drop_text(struct topic *tp)
+S_topic_drop_questions(struct topic *tp)
 {
+	struct doc *d = tp->doc;
 	size_t i;
 
 	for (i = 0; i < tp->nquestions; i++) {
 		struct question *q = &tp->questions[i];
 
+		tp->dropped.count[q->difficulty]++;
+		free(q->id);
 		free(q->stem_text);
-		q->stem_text = NULL;
 		free(q->options);
-		q->options = NULL;
-		q->noptions = 0;
+		free(q->links_to.v);
 	}
+	tp->dropped.n = tp->nquestions;
+	free(tp->questions);
+	tp->questions = NULL;
+	tp->nquestions = 0;
+	for (i = 0; i < d->nanchors; i++)
+		if (d->anchors[i].kind == ANCHOR_QUESTION)
+			d->anchors[i].u.question = NULL;
 }
 
 /*
@@ -1594,7 +1623,7 @@ S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
 		pb->render_topic(pb->site, d->topic);
 	S_topic_drop_tree(d->topic);
 	if (pb->site->links_only)
-		S_topic_drop_text(d->topic);
+		S_topic_drop_questions(d->topic);
 	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
 	free(url);
@@ -1618,17 +1647,22 @@ S_deck_drop_tree(struct deck *dk)
 	S_doc_drop_tree(d);
 }
 
-/* S_topic_drop_text for a deck drawn as it loaded: its PDF has its text. */
+/*
+ * links_only: a deck drawn as it loaded keeps its cards, counted, but not
+ * their text or id: its PDF has them, and its anchors what links need.
+ */
 static void
 S_deck_drop_text(struct deck *dk)
 {
 	size_t i;
 
 	for (i = 0; i < dk->ncards; i++) {
-		free(dk->cards[i].front_text);
-		dk->cards[i].front_text = NULL;
-		free(dk->cards[i].label);
-		dk->cards[i].label = NULL;
+		struct card *c = &dk->cards[i];
+
+		free(c->id);
+		free(c->front_text);
+		free(c->label);
+		c->id = c->front_text = c->label = NULL;
 	}
 }
 

@@ -166,6 +166,14 @@ struct topic {
 	struct question *questions;
 	size_t nquestions;
 	struct test *test;
+	/*
+	 * A streamed topic of a links_only load keeps no questions (none in
+	 * questions): its anchors are what links and ids need, and this what
+	 * its test counts (S_topic_drop_questions).
+	 */
+	struct {
+		size_t n, count[3];   /* questions, and by difficulty */
+	} dropped;
 };
 
 struct test {
@@ -316,10 +324,10 @@ struct site_options {
 	void (*render_chapter)(const struct site *site, struct chapter *c);
 	/*
 	 * No page will be written (print, check): every link is checked, but
-	 * where it leads is not kept (no backlinks, no questions' and cards'
-	 * links_to, no link targets), and a streamed topic's questions and a
-	 * drawn deck's cards keep only what a link or a count needs: their
-	 * text goes with the tree. For a large site, most of what print keeps.
+	 * where it leads is not kept (no backlinks, no cards' links_to, no
+	 * link targets); a streamed topic keeps no questions (topic.dropped),
+	 * and a drawn deck's cards keep no text. For a large site, most of
+	 * what print kept.
 	 */
 	int links_only;
 	/*

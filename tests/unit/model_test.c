@@ -741,7 +741,8 @@ test_drawn_decks(void)
  * A print load (links_only, reread): every link checked with the same
  * diagnostics and counts as a load that keeps everything, but nothing
  * kept that only pages use: no backlinks, no links_to, no link targets,
- * no question text, no drawn card's text, and no source's bytes.
+ * no questions (only their anchors and counts), no drawn card's text,
+ * and no source's bytes.
  */
 static void
 test_print_load(void)
@@ -761,6 +762,12 @@ test_print_load(void)
 	fixture_begin();
 	fixture_put("content/quiz/t/_index.md", "+++\ntitle = \"T\"\n+++\n");
 	fixture_put("content/quiz/t/a.md", topic);
+	/* Ids clashing within the test: checked on dropped questions' anchors. */
+	fixture_put("content/quiz/t/b.md", "+++\ntitle = \"B\"\n+++\n"
+	    "## Again {#first}\n\n- [x] a\n- [ ] b\n\nWhy.\n\n"
+	    "## Topic {#topic-a .hard}\n\n- [x] a\n- [ ] b\n\nWhy.\n\n"
+	    "## Twice {#twice}\n\n- [x] a\n- [ ] b\n\nWhy.\n\n"
+	    "## Twice more {#twice}\n\n- [x] a\n- [ ] b\n\nWhy.\n");
 	fixture_put("content/cards/d.md", "+++\ntitle = \"D\"\n+++\n## Front {#front}\n\nSee [steps](../guide/ring.md#steps).\n");
 	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n\nText, and [the deck](../cards/d.md#front).\n");
 	memset(&log, 0, sizeof(log));
@@ -791,32 +798,38 @@ test_print_load(void)
 		CHECK(c->nsections == 2 && c->sections[1]->backlinks.len == 0 && c->backlinks.len == 0,
 		    "print: no backlinks");
 	}
-	CHECK(print.ntests == 1 && print.tests[0]->ntopics == 1, "the topic is in its test");
-	if (print.ntests == 1 && print.tests[0]->ntopics == 1 && kept.ntests == 1 &&
-	    kept.tests[0]->ntopics == 1) {
-		const struct topic *tp = print.tests[0]->topics[0], *kt = kept.tests[0]->topics[0];
+	CHECK(strstr(fixture_diags(&dk), "b.md:4:1: error: duplicate question id \"first\": content/quiz/t/a.md:4") &&
+	    strstr(fixture_diags(&dk), "b.md:11:1: error: duplicate question id \"topic-a\"") &&
+	    strstr(fixture_diags(&dk), "b.md:25:1: error: duplicate question id \"twice\": line 18"),
+	    "each clash is reported (and the print load reports the same)");
+	CHECK(print.ntests == 1 && print.tests[0]->ntopics == 2, "the topics are in their test");
+	for (i = 0; print.ntests == 1 && kept.ntests == 1 && i < print.tests[0]->ntopics &&
+	    i < kept.tests[0]->ntopics; i++) {
+		const struct topic *tp = print.tests[0]->topics[i], *kt = kept.tests[0]->topics[i];
+		size_t count[3] = { 0 };
 
-		CHECK(tp->nquestions == 2 && kt->nquestions == 2, "both questions");
-		for (j = 0; j < tp->nquestions && j < kt->nquestions; j++) {
-			const struct question *q = &tp->questions[j], *kq = &kt->questions[j];
+		CHECK(tp->nquestions == 0 && tp->questions == NULL, "%s: no questions kept", tp->slug);
+		CHECK_INT((long)tp->dropped.n, (long)kt->nquestions, "%s: but counted", tp->slug);
+		for (j = 0; j < kt->nquestions; j++) {
+			const struct anchor *a = doc_anchor(tp->doc, kt->questions[j].id);
 
-			CHECK_STR(q->id, kq->id, "question %zu keeps its id", j + 1);
-			CHECK(q->difficulty == kq->difficulty && q->sample == kq->sample &&
-			    q->has_options == kq->has_options, "and its classes");
-			CHECK(q->stem_text == NULL && q->options == NULL && q->noptions == 0 &&
-			    q->links_to.len == 0, "but no text, options or links_to");
-			CHECK(kq->stem_text != NULL && kq->noptions == 2, "which the kept load has");
+			count[kt->questions[j].difficulty]++;
+			CHECK(a && a->kind == ANCHOR_QUESTION && a->u.question == NULL,
+			    "%s: question %zu is still a link target", tp->slug, j + 1);
 		}
-		CHECK(memcmp(print.tests[0]->count, kept.tests[0]->count, sizeof(kept.tests[0]->count)) == 0,
-		    "the test counts its questions the same");
+		CHECK(memcmp(count, tp->dropped.count, sizeof(count)) == 0, "%s: by difficulty", tp->slug);
 	}
+	if (print.ntests == 1 && kept.ntests == 1)
+		CHECK(print.tests[0]->nquestions == 6 &&
+		    memcmp(print.tests[0]->count, kept.tests[0]->count, sizeof(kept.tests[0]->count)) == 0,
+		    "the test counts its questions the same");
 	CHECK(print.ndecks == 1 && print.decks[0]->drawn && print.decks[0]->ncards == 1,
 	    "the deck was drawn");
 	if (print.ndecks == 1 && print.decks[0]->ncards == 1) {
 		const struct card *c = &print.decks[0]->cards[0];
 
-		CHECK(c->front_text == NULL && c->label == NULL && c->links_to.len == 0,
-		    "its card keeps no text once drawn");
+		CHECK(c->id == NULL && c->front_text == NULL && c->label == NULL && c->links_to.len == 0,
+		    "its card keeps no text or id once drawn");
 		CHECK(doc_anchor(print.decks[0]->doc, "front") != NULL, "but stays a link target");
 	}
 	site_free(&kept);
