@@ -1648,12 +1648,13 @@ S_deck_drop_tree(struct deck *dk)
 }
 
 /*
- * links_only: a deck drawn as it loaded keeps its cards, counted, but not
- * their text or id: its PDF has them, and its anchors what links need.
+ * S_topic_drop_questions for a deck: drawn as it loaded (print), its PDF
+ * has its cards; its anchors are what links need, deck.dropped the count.
  */
 static void
-S_deck_drop_text(struct deck *dk)
+S_deck_drop_cards(struct deck *dk)
 {
+	struct doc *d = dk->doc;
 	size_t i;
 
 	for (i = 0; i < dk->ncards; i++) {
@@ -1662,8 +1663,15 @@ S_deck_drop_text(struct deck *dk)
 		free(c->id);
 		free(c->front_text);
 		free(c->label);
-		c->id = c->front_text = c->label = NULL;
+		free(c->links_to.v);
 	}
+	dk->dropped = dk->ncards;
+	free(dk->cards);
+	dk->cards = NULL;
+	dk->ncards = 0;
+	for (i = 0; i < d->nanchors; i++)
+		if (d->anchors[i].kind == ANCHOR_CARD)
+			d->anchors[i].u.card = NULL;
 }
 
 /*
@@ -1685,8 +1693,9 @@ S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	if (pb->draw_deck && pb->dls[job].errors == 0)
 		pb->draw_deck(pb->draw_arg, pb->site, d->deck, pb->deck_threads, &pb->dls[job]);
 	S_deck_drop_tree(d->deck);
-	if (pb->site->links_only && d->deck->drawn)
-		S_deck_drop_text(d->deck);
+	/* Not drawn, in print, is an error: the build fails. */
+	if (pb->site->links_only)
+		S_deck_drop_cards(d->deck);
 	S_release_source(d);
 	pb->built[job] = &pb->dls[job];
 	return 1;
@@ -1707,7 +1716,8 @@ S_parse_job(void *arg, size_t job, int worker)
 	len = src->body ? src->body_len : 0;
 	if (pb->stream && src->kind == SOURCE_TOPIC && S_stream_topic(pb, job, body, len))
 		return;
-	if (pb->stream && src->kind == SOURCE_DECK && (pb->render_deck || pb->draw_deck) &&
+	if (pb->stream && src->kind == SOURCE_DECK &&
+	    (pb->render_deck || pb->draw_deck || pb->site->links_only) &&
 	    S_stream_deck(pb, job, body, len))
 		return;
 	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
@@ -2790,7 +2800,7 @@ site_summary(const struct site *site, const struct diag_list *dl)
 		count[2] += t->count[2];
 	}
 	for (i = 0; i < site->ndecks; i++)
-		ncards += site->decks[i]->ncards;
+		ncards += site->decks[i]->ncards + site->decks[i]->dropped;
 	for (i = 0; i < site->nchapters; i++)
 		nsections += site->chapters[i]->nsections;
 	buf_init(&b);

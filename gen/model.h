@@ -214,6 +214,7 @@ struct deck {
 	/* A streamed deck's cards and intro, rendered at load (its tree is gone); NULL otherwise. */
 	struct rendered *cards_html, *intro_html;
 	int drawn;                 /* its PDF was written as it loaded (site_options.draw_deck) */
+	size_t dropped;            /* a links_only load's drawn deck: its cards, counted and gone (none in cards) */
 	long weight;
 	char *url;                 /* "cards/<slug>/index.html" */
 	char *pdf_url;             /* "print/<slug>.pdf" */
@@ -298,8 +299,9 @@ struct site_options {
 	 * it, and its tree is dropped for good. Its text is then only in
 	 * the struct rendered of its questions and intro.
 	 *
-	 * With render_deck or draw_deck set, decks stream the same way:
-	 * render_deck renders the deck's page, draw_deck writes its PDF. A
+	 * With render_deck or draw_deck set, or links_only, decks stream the
+	 * same way: render_deck renders the deck's page, draw_deck writes its
+	 * PDF. A
 	 * deck that cannot be rendered with holes, in a build that renders
 	 * pages, keeps its tree, to be drawn and rendered from after loading.
 	 */
@@ -325,9 +327,10 @@ struct site_options {
 	/*
 	 * No page will be written (print, check): every link is checked, but
 	 * where it leads is not kept (no backlinks, no cards' links_to, no
-	 * link targets); a streamed topic keeps no questions (topic.dropped),
-	 * and a drawn deck's cards keep no text. For a large site, most of
-	 * what print kept.
+	 * link targets); a streamed topic keeps no questions (topic.dropped)
+	 * and a streamed deck, once drawn, no cards (deck.dropped): their
+	 * anchors are what links need. For a large site, most of what print
+	 * and check kept.
 	 */
 	int links_only;
 	/*
