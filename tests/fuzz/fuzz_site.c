@@ -5,7 +5,9 @@
  * fuzz_util.h over each page written. Then the site is loaded again as
  * `build --no-pdf` loads it (streamed: topics, decks and chapters
  * rendered as they are parsed, their trees dropped), and every page must
- * come out the same, byte for byte, with the same diagnostics.
+ * come out the same, byte for byte, with the same diagnostics. Last it
+ * is loaded as `check` and `print` load it (links_only, reread): the
+ * same diagnostics and the same summary line again.
  *
  * The input is cut at form feeds (\f):
  *
@@ -128,7 +130,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct site_options so;
 	struct diag_list dl;
 	struct site site;
-	char *out, *out2, *kept, *streamed;
+	char *out, *out2, *kept, *streamed, *summary, *kept_summary;
 
 	if (!ready) {
 		fz_put_str("content/guide/fixed.md", fixed_md);
@@ -149,6 +151,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_init(&dl);
 	site_load(&site, fz_site_dir(), &so, &dl);
 	kept = S_diags(&dl);
+	kept_summary = site_summary(&site, &dl);
 	out = path_join(fz_site_dir(), "out");
 	out2 = path_join(fz_site_dir(), "out2");
 	dir_remove(out);
@@ -180,11 +183,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	site_free(&site);
 	diag_free(&dl);
+
+	/* As check and print load it: the same diagnostics and counts, with the page-only model gone. */
+	memset(&so, 0, sizeof(so));
+	so.drop_sources = 1;
+	so.links_only = 1;
+	so.reread = 1;
+	diag_init(&dl);
+	site_load(&site, fz_site_dir(), &so, &dl);
+	free(streamed);
+	streamed = S_diags(&dl);
+	if (strcmp(kept, streamed) != 0)
+		abort();
+	summary = site_summary(&site, &dl);
+	if (strcmp(summary, kept_summary) != 0)
+		abort();
+	free(summary);
+	site_free(&site);
+	diag_free(&dl);
 	dir_remove(out);
 	dir_remove(out2);
 	free(out);
 	free(out2);
 	free(kept);
+	free(kept_summary);
 	free(streamed);
 	return 0;
 }
