@@ -1693,7 +1693,7 @@ S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	if (pb->draw_deck && pb->dls[job].errors == 0)
 		pb->draw_deck(pb->draw_arg, pb->site, d->deck, pb->deck_threads, &pb->dls[job]);
 	S_deck_drop_tree(d->deck);
-	/* Not drawn, in print, is an error: the build fails. */
+	/* One print did not draw has an error, or was not asked for: its cards are done with. */
 	if (pb->site->links_only)
 		S_deck_drop_cards(d->deck);
 	S_release_source(d);

@@ -214,7 +214,7 @@ struct deck {
 	/* A streamed deck's cards and intro, rendered at load (its tree is gone); NULL otherwise. */
 	struct rendered *cards_html, *intro_html;
 	int drawn;                 /* its PDF was written as it loaded (site_options.draw_deck) */
-	size_t dropped;            /* a links_only load's drawn deck: its cards, counted and gone (none in cards) */
+	size_t dropped;            /* a links_only load's streamed deck: its cards, counted and gone (none in cards) */
 	long weight;
 	char *url;                 /* "cards/<slug>/index.html" */
 	char *pdf_url;             /* "print/<slug>.pdf" */
@@ -301,9 +301,9 @@ struct site_options {
 	 *
 	 * With render_deck or draw_deck set, or links_only, decks stream the
 	 * same way: render_deck renders the deck's page, draw_deck writes its
-	 * PDF. A
-	 * deck that cannot be rendered with holes, in a build that renders
-	 * pages, keeps its tree, to be drawn and rendered from after loading.
+	 * PDF. A deck that cannot be rendered with holes, in a build that
+	 * renders pages, keeps its tree, to be drawn and rendered from after
+	 * loading.
 	 */
 	int drop_sources;
 	void (*render_topic)(const struct site *site, struct topic *tp);
@@ -326,11 +326,11 @@ struct site_options {
 	void (*render_chapter)(const struct site *site, struct chapter *c);
 	/*
 	 * No page will be written (print, check): every link is checked, but
-	 * where it leads is not kept (no backlinks, no cards' links_to, no
-	 * link targets); a streamed topic keeps no questions (topic.dropped)
-	 * and a streamed deck, once drawn, no cards (deck.dropped): their
-	 * anchors are what links need. For a large site, most of what print
-	 * and check kept.
+	 * where it leads is not kept (no backlinks, no links_to, no link
+	 * targets); a streamed topic keeps no questions (topic.dropped) and
+	 * a streamed deck, once built and drawn, no cards (deck.dropped):
+	 * their anchors are what links need. For a large site, most of what
+	 * print and check kept.
 	 */
 	int links_only;
 	/*
