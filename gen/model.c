@@ -1093,6 +1093,8 @@ S_card_fingerprint(struct card *c)
 	snprintf(c->fingerprint, sizeof(c->fingerprint), "%016llx", (unsigned long long)h);
 }
 
+static void S_deck_free(struct deck *dk);
+
 static struct deck *
 S_build_deck(struct doc *d, struct diag_list *dl)
 {
@@ -1369,6 +1371,7 @@ struct parse_batch {
 	int (*draw_deck)(void *, const struct site *, struct deck *, int, struct diag_list *);
 	void *draw_arg;
 	int deck_threads;          /* threads a deck drawn at load may use: its share of the pool */
+	size_t chunk_cards;        /* site_options.chunk_cards, or DECK_CHUNK_CARDS */
 	struct chapter **chapters; /* per doc, when streamed: its chapter */
 	struct diag_list *dls;     /* per doc, when streamed: building its chapter, topic or deck */
 	struct diag_list **built;  /* per doc: &dls[i] if it is a topic or deck built as parsed, else NULL */
@@ -1674,6 +1677,179 @@ S_deck_drop_cards(struct deck *dk)
 			d->anchors[i].u.card = NULL;
 }
 
+/* Lines before byte `off` of a body whose only line break is \n (md_top_h2_starts). */
+static int
+S_lines_before(const char *body, size_t off)
+{
+	const char *p = body, *end = body + off;
+	int n = 0;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static int
+S_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A long deck of a links_only load, built a chunk of chunk_cards cards at
+ * a time, each chunk's tree dropped before the next is parsed: a whole
+ * deck's tree is ten times its source, and print keeps no page of it.
+ * Each chunk is a doc of its own (a copy of d's source over the chunk's
+ * bytes, its first line where the chunk starts), built and its links
+ * kept as any deck's, and then moved into d: so ids, places and messages
+ * come out as the whole file's do. That holds only where the file can be
+ * cut (md_top_h2_starts) and no id comes out twice (the whole file would
+ * have made one unique): 0 then, with nothing left of the try, and the
+ * deck is parsed whole. A card keeps where its bytes are (body_off,
+ * body_len), for card_tree to parse it again when it is drawn.
+ */
+static int
+S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_t len)
+{
+	struct doc *d = pb->site->docs[job];
+	struct diag_list *dl = &pb->dls[job];
+	struct deck *dk = NULL;
+	struct anchor *anchors = NULL;
+	struct link_use *uses = NULL;
+	size_t *starts, nstarts, nanchors = 0, anchors_cap = 0, nuses = 0, uses_cap = 0;
+	size_t first, i, k, ncards = 0, cards_cap = 0;
+	struct refdefs *refdefs = NULL;
+	char **ids = NULL;
+	char *url = NULL;
+	int ok = 1;
+
+	/* Only a clean start, so that giving up leaves nothing behind. */
+	if (dl->len > 0 || d->src->broken || d->src->fm.title == NULL)
+		return 0;
+	nstarts = md_top_h2_starts(body, len, &starts);
+	if (nstarts <= pb->chunk_cards) {
+		free(starts);
+		return 0;
+	}
+	for (first = 0; ok && first < nstarts; first += pb->chunk_cards) {
+		size_t last = first + pb->chunk_cards < nstarts ? first + pb->chunk_cards : nstarts;
+		size_t off = first == 0 ? 0 : starts[first], stop = last < nstarts ? starts[last] : len;
+		struct source cs = *d->src;
+		struct doc cd;
+		struct deck *part;
+		size_t nodes;
+
+		memset(&cd, 0, sizeof(cd));
+		cs.body = body + off;
+		cs.body_len = stop - off;
+		cs.body_line = d->src->body_line + S_lines_before(body, off);
+		cd.src = &cs;
+		cd.root = md_parse_scratch(cs.body, cs.body_len, &nodes, &cd.scratch);
+		if (nodes > pb->max) {
+			ok = 0;            /* the whole file reports it */
+			md_scratch_free(cd.scratch);
+			break;
+		}
+		part = S_build_deck(&cd, dl);
+		links_record(&cd);
+		ok = part->ncards == last - first;
+		for (i = 0; i < cd.nuses; i++) {
+			if (cd.uses[i].owner > 0)
+				cd.uses[i].owner += ncards;
+			uses = xgrow(uses, &uses_cap, nuses + 1, sizeof(*uses));
+			uses[nuses++] = cd.uses[i];
+		}
+		free(cd.uses);
+		cd.uses = NULL;
+		cd.nuses = 0;
+		/* Reference definitions: none, in a file that can be cut; the first chunk's empty list stays. */
+		if (first == 0) {
+			refdefs = cd.refdefs;
+			cd.refdefs = NULL;
+		}
+		links_uses_free(&cd);
+		for (i = 0; i < cd.nanchors; i++) {
+			anchors = xgrow(anchors, &anchors_cap, nanchors + 1, sizeof(*anchors));
+			anchors[nanchors] = cd.anchors[i];
+			anchors[nanchors++].node = NULL;
+		}
+		free(cd.anchors);
+		for (i = 0; i < part->ncards; i++) {
+			struct card *c = &part->cards[i];
+			size_t at = first + i < last ? starts[first + i] : len;
+
+			c->heading = NULL;
+			memset(&c->back, 0, sizeof(c->back));
+			c->number = (int)(ncards + i + 1);
+			c->body_off = at;
+			c->body_len = (first + i + 1 < nstarts ? starts[first + i + 1] : len) - at;
+		}
+		if (dk == NULL) {
+			dk = part;
+			memset(&dk->intro, 0, sizeof(dk->intro));
+			url = cd.url;
+			cd.url = NULL;
+			cards_cap = dk->ncards;
+		} else {
+			dk->cards = xgrow(dk->cards, &cards_cap, ncards + part->ncards, sizeof(*dk->cards));
+			memcpy(dk->cards + ncards, part->cards, part->ncards * sizeof(*part->cards));
+			dk->ncards = ncards + part->ncards;
+			part->ncards = 0;
+			S_deck_free(part);
+		}
+		ncards = dk->ncards;
+		free(cd.url);
+		free(cd.line_starts);
+		md_scratch_free(cd.scratch);
+	}
+	free(starts);
+	/* Ids made unique chunk by chunk, and unique in the whole: the whole file's. */
+	if (ok) {
+		ids = xcalloc(nanchors + 1, sizeof(*ids));
+		for (i = 0; i < nanchors; i++)
+			ids[i] = anchors[i].id;
+		qsort(ids, nanchors, sizeof(*ids), S_cmp_str);
+		for (i = 1; ok && i < nanchors; i++)
+			ok = strcmp(ids[i - 1], ids[i]) != 0;
+		free(ids);
+	}
+	if (!ok) {
+		struct doc cd0;
+
+		for (i = 0; i < nanchors; i++)
+			free(anchors[i].id);
+		free(anchors);
+		for (i = 0; i < nuses; i++)
+			free(uses[i].dest);
+		free(uses);
+		if (dk)
+			S_deck_free(dk);
+		free(url);
+		memset(&cd0, 0, sizeof(cd0));
+		cd0.refdefs = refdefs;
+		links_uses_free(&cd0);
+		diag_free(dl);
+		diag_init(dl);
+		return 0;
+	}
+	for (i = k = 0; i < nanchors; i++)
+		if (anchors[i].kind == ANCHOR_CARD && k < dk->ncards)
+			anchors[i].u.card = &dk->cards[k++];
+	for (i = 0; i < dk->ncards; i++)
+		dk->cards[i].deck = dk;
+	dk->doc = d;
+	d->deck = dk;
+	d->url = url;
+	d->anchors = anchors;
+	d->nanchors = d->anchors_cap = nanchors;
+	d->uses = uses;
+	d->nuses = d->uses_cap = nuses;
+	d->refdefs = refdefs;
+	return 1;
+}
+
 /*
  * S_stream_topic for a deck, which needs nothing of the rest of the site:
  * rendered, drawn into its PDF, or both. A deck with an error is not
@@ -1684,10 +1860,14 @@ S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 {
 	struct doc *d = pb->site->docs[job];
 
-	if (!S_parse_streamable(pb, d, body, len, pb->render_deck != NULL))
+	if (pb->site->links_only && !pb->render_deck && S_build_deck_chunked(pb, job, body, len)) {
+		/* Built: its tree is gone already. */
+	} else if (!S_parse_streamable(pb, d, body, len, pb->render_deck != NULL)) {
 		return 0;
-	S_build_deck(d, &pb->dls[job]);
-	links_record(d);
+	} else {
+		S_build_deck(d, &pb->dls[job]);
+		links_record(d);
+	}
 	if (pb->render_deck)
 		pb->render_deck(pb->site, d->deck);
 	if (pb->draw_deck && pb->dls[job].errors == 0)
@@ -1784,6 +1964,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->draw_deck = opt && opt->drop_sources ? opt->draw_deck : NULL;
 	pb->draw_arg = opt ? opt->draw_arg : NULL;
 	pb->deck_threads = pool_share(site->jobs, ndecks);
+	pb->chunk_cards = opt && opt->chunk_cards > 0 ? opt->chunk_cards : DECK_CHUNK_CARDS;
 	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
 	for (i = 0; i < site->ndocs; i++)
@@ -2039,6 +2220,45 @@ site_chapter_tree(struct chapter *c)
 		}
 	}
 	return 0;
+}
+
+int
+card_tree(const struct card *c, int back, struct card_tree *t)
+{
+	const struct source *src = c->deck->doc->src;
+	const char *p, *nl;
+	size_t len;
+	cmark_node *n;
+	struct md_attrs a;
+	const char *err;
+
+	memset(t, 0, sizeof(*t));
+	if (c->body_len == 0 || src->body == NULL || c->body_off + c->body_len > src->body_len)
+		return -1;
+	p = src->body + c->body_off;
+	len = c->body_len;
+	/* An ATX heading is one line. */
+	if (!back && (nl = memchr(p, '\n', len)) != NULL)
+		len = (size_t)(nl - p);
+	t->root = md_parse(p, len);
+	t->heading = cmark_node_first_child(t->root);
+	if (t->heading == NULL || cmark_node_get_type(t->heading) != CMARK_NODE_HEADING) {
+		card_tree_free(t);
+		return -1;
+	}
+	if (md_heading_attrs(t->heading, &a, &err) == 1)
+		md_attrs_free(&a);
+	for (n = cmark_node_next(t->heading); n; n = cmark_node_next(n))
+		S_range_add(&t->back, n);
+	return 0;
+}
+
+void
+card_tree_free(struct card_tree *t)
+{
+	if (t->root)
+		cmark_node_free(t->root);
+	memset(t, 0, sizeof(*t));
 }
 
 void

@@ -201,6 +201,13 @@ struct card {
 	struct deck *deck;
 	struct section_list links_to;
 	char fingerprint[17];      /* hex of a hash of front and back: saved progress of a changed card is dropped */
+	/*
+	 * Where the card is written in its doc's body (its heading to the
+	 * next card's), when its deck was built a chunk at a time and its
+	 * tree is gone (site_options.chunk_cards): card_tree parses it again.
+	 * body_len 0 otherwise.
+	 */
+	size_t body_off, body_len;
 };
 
 struct deck {
@@ -339,7 +346,32 @@ struct site_options {
 	 * once. For print, whose memory is to stay flat as a site grows.
 	 */
 	int reread;
+	/*
+	 * links_only, without render_deck: a deck of more cards than this
+	 * (0: DECK_CHUNK_CARDS) is built this many cards at a time, its tree
+	 * never whole, where its file allows (S_build_deck_chunked); a card
+	 * is then drawn from card_tree. So print's memory does not grow with
+	 * the length of a deck.
+	 */
+	size_t chunk_cards;
 };
+
+#define DECK_CHUNK_CARDS 500
+
+/*
+ * The tree of one card whose deck's tree is gone (card.body_len > 0),
+ * parsed again from its bytes: its heading (attributes taken off, as at
+ * load) and, if `back`, its back (else only the heading's line is
+ * parsed: a front needs no more). -1, with nothing to free, if it does
+ * not parse as a card. Safe on any thread; card_tree_free frees it.
+ */
+struct card_tree {
+	cmark_node *root;
+	cmark_node *heading;
+	struct block_range back;
+};
+int card_tree(const struct card *c, int back, struct card_tree *t);
+void card_tree_free(struct card_tree *t);
 
 /*
  * Loads, parses and links a site rooted at `root`: site.toml, content/.

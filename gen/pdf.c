@@ -440,10 +440,18 @@ struct prep {
 static char *
 S_question_markup(const struct card *c)
 {
+	struct card_tree t;
 	struct buf b;
+	char *s;
 
 	if (c->heading)
 		return cardtext_inline(c->heading);
+	/* A long deck's card, its tree dropped as it loaded (model.h, chunk_cards). */
+	if (c->body_len > 0 && card_tree(c, 0, &t) == 0) {
+		s = cardtext_inline(t.heading);
+		card_tree_free(&t);
+		return s;
+	}
 	buf_init(&b);
 	cardtext_escape(&b, c->front_text ? c->front_text : "");
 	buf_putc(&b, '\0');
@@ -493,12 +501,26 @@ S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit
 	free(markup);
 }
 
+/* The answer, flattened (cardtext keeps no node): from card_tree when the deck's tree is gone. */
+static struct cardtext *
+S_back_text(const struct card *c)
+{
+	struct card_tree t;
+	struct cardtext *text;
+
+	if (c->heading || c->body_len == 0 || card_tree(c, 1, &t) == -1)
+		return cardtext_new(&c->back);
+	text = cardtext_new(&t.back);
+	card_tree_free(&t);
+	return text;
+}
+
 /* Fits the answer into `room` pt. The text, laid out as found, goes to *keep when asked. */
 static void
 S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
     struct cardtext **keep)
 {
-	struct cardtext *text = cardtext_new(&c->back);
+	struct cardtext *text = S_back_text(c);
 	struct cardtext_fonts f = { w->pango, w->font, w->mono };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 

@@ -6,8 +6,9 @@
  * `build --no-pdf` loads it (streamed: topics, decks and chapters
  * rendered as they are parsed, their trees dropped), and every page must
  * come out the same, byte for byte, with the same diagnostics. Last it
- * is loaded as `check` and `print` load it (links_only, reread): the
- * same diagnostics and the same summary line again.
+ * is loaded as `check` and `print` load it (links_only, reread, and a
+ * deck that can be cut built one card at a time): the same diagnostics
+ * and the same summary line again.
  *
  * The input is cut at form feeds (\f):
  *
@@ -189,6 +190,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	so.drop_sources = 1;
 	so.links_only = 1;
 	so.reread = 1;
+	so.chunk_cards = 1;        /* every deck that can be cut is built a card at a time */
 	diag_init(&dl);
 	site_load(&site, fz_site_dir(), &so, &dl);
 	free(streamed);

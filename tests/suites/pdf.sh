@@ -382,6 +382,24 @@ for c in "long basic" "short basic --duplex short-edge" "fold basic --duplex fol
 	done
 done
 
+# ---- long decks -----------------------------------------------------------
+# print builds a deck of more than 500 cards 500 at a time and draws each
+# card from its own bytes (model.h, chunk_cards); build keeps the whole
+# tree for the deck's page and draws from it. The PDFs are the same bytes.
+sh tests/bench/gen-deck.sh "$tmp/long" 1100
+$Q print -j2 -C "$tmp/long" -o "$tmp/long-print" >/dev/null 2>"$tmp/long-print.err"
+rc=$?
+$Q build -j2 -C "$tmp/long" -o "$tmp/long-build" >/dev/null 2>"$tmp/long-build.err"
+if [ "$rc" -eq 0 ] && [ "$(info "$tmp/long-print/print/generated.pdf" Pages)" = 550 ] &&
+    cmp -s "$tmp/long-print/print/generated.pdf" "$tmp/long-build/print/generated.pdf"; then
+	ok "a deck of 1,100 cards: print, in chunks, draws the bytes build draws from the whole tree"
+else
+	fail "long deck" "exit $rc, $(info "$tmp/long-print/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-print/print/generated.pdf" "$tmp/long-build/print/generated.pdf" 2>&1 | head -n 1)"
+fi
+pdftotext -f 549 -l 550 "$tmp/long-print/print/generated.pdf" - 2>/dev/null | grep -q "1100 / 1100" &&
+	ok "a deck of 1,100 cards: its last card is numbered 1100 / 1100" ||
+	fail "long deck" "no folio 1100 / 1100 on the last pages"
+
 # ---- calibration --------------------------------------------------------
 run calibration "$F/basic" --calibration --paper letter
 cal=$tmp/calibration/print/calibration.pdf
