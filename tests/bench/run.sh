@@ -7,7 +7,9 @@
 # Writes synthetic sites (gen-site.py) into tmpfs, times each command as
 # the median of BENCH_RUNS runs (default 5) after one warm-up, with min,
 # max and peak memory, and prints a table of medians and of the ratios
-# the targets are stated in. A build and its floor run turn about, and
+# the targets are stated in. Besides the pages and bank corpora, print
+# draws one deck of 10,000 cards and one of 1,000 (gen-deck.sh), for how
+# its memory grows with a deck's length alone. A build and its floor run turn about, and
 # their ratio is the median of the turn-by-turn ratios: on a shared
 # machine the load drifts, and timing one after the other let the drift
 # into the ratio. Nothing here passes or fails: the numbers
@@ -264,6 +266,17 @@ for scale in "" -10; do
 	fi
 done
 
+# One deck of 10,000 cards and one of 1,000 (gen-deck.sh): what print's
+# memory does as a deck grows, the rest of the site aside.
+if [ "$ONLY" != pages ]; then
+	for n in 10000 1000; do
+		k=deck; [ "$n" = 1000 ] && k=deck-10
+		sh tests/bench/gen-deck.sh "$ROOT/$k" "$n" || exit 2
+		bench_run "$k.pdf" "$Q" print -C "$ROOT/$k" -o "$ROOT/$k-print"
+		echo "$k $n" >>"$ROOT/cards"
+	done
+fi
+
 # Rebuild latency in `quizdeck serve`: edit one question, time until the
 # reload event. Its own warm-up is serve's first build.
 if [ "$ONLY" != pages ]; then
@@ -315,6 +328,8 @@ END {
 		if (get(k) != "" && ncards[c] > 0)
 			printf "%-44s %8.0f   %s\n", c " PDF cards/s (" ncards[c] " cards)", ncards[c] / med[k], ">= 3000"
 	}
+	if (get("deck.pdf") != "" && ncards["deck"] > 0)
+		printf "%-44s %8.0f   %s\n", "one deck PDF cards/s (" ncards["deck"] " cards)", ncards["deck"] / med["deck.pdf"], "(for scale)"
 	for (i = 1; i <= n; i++) {
 		k = order[i]
 		if (k ~ /^(pages|bank)(-10)?\.(build|html|pdf)$/ && !(k in failed)) {
@@ -334,6 +349,8 @@ END {
 	}
 	if (get("bank.pdf") != "" && peak["bank-10.pdf"] != "-" && peak["bank.pdf"] != "-")
 		printf "%-44s %8s   %s\n", "PDF peak memory, full / tenth", ratio(peak["bank.pdf"], peak["bank-10.pdf"]), "flat (about 1)"
+	if (get("deck.pdf") != "" && peak["deck-10.pdf"] != "-" && peak["deck.pdf"] != "-")
+		printf "%-44s %8s   %s\n", "PDF peak memory, one deck, 10x the cards", ratio(peak["deck.pdf"], peak["deck-10.pdf"]), "flat (about 1)"
 	if ("bank.rebuild" in med) {
 		printf "%-44s %8.1f   %s\n", "bank: edit a question -> reload event, ms", med["bank.rebuild"] * 1000, "< 100"
 		printf "%-44s %8.1f   %s\n", "  of which the rebuild itself (median), ms", med["bank.rebuild-server"] * 1000, ""
