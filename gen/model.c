@@ -1719,7 +1719,7 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 	struct anchor *anchors = NULL;
 	struct link_use *uses = NULL;
 	size_t *starts, nstarts, nanchors = 0, anchors_cap = 0, nuses = 0, uses_cap = 0;
-	size_t first, i, k, ncards = 0, cards_cap = 0;
+	size_t first, i, k, ncards = 0, cards_cap = 0, total = 1;
 	struct refdefs *refdefs = NULL;
 	char **ids = NULL;
 	char *url = NULL;
@@ -1747,7 +1747,9 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 		cs.body_line = d->src->body_line + S_lines_before(body, off);
 		cd.src = &cs;
 		cd.root = md_parse_scratch(cs.body, cs.body_len, &nodes, &cd.scratch);
-		if (nodes > pb->max) {
+		/* The whole file's count: each chunk has a document node of its own. */
+		total += nodes - 1;
+		if (total > pb->max) {
 			ok = 0;            /* the whole file reports it */
 			md_scratch_free(cd.scratch);
 			break;

@@ -1012,6 +1012,29 @@ test_chunked_decks(void)
 	S_built_whole("## A\n\n[ref].\n\n## B\n\nB.\n\n## C\n\nC.\n\n[ref]: ../guide/ring.md\n", "c",
 	    "a reference definition, which the whole file shares");
 
+	/* Over [limits] max_elements in all, though no chunk is: as the whole file, an error. */
+	{
+		struct buf many;
+
+		buf_init(&many);
+		buf_puts(&many, "+++\ntitle = \"Long\"\n+++\n");
+		for (i = 1; i <= 30; i++)
+			buf_printf(&many, "## Card %zu\n\nBack *%zu*, and more.\n\n", i, i);
+		fixture_put("content/cards/long.md", buf_str(&many));
+		fixture_put("site.toml", "[limits]\nmax_elements = 100\n");
+		buf_free(&drawn);
+		S_chunk_options(&so, &drawn);
+		S_load_both(&kept, &dk, &print, &dp, &so, NULL);
+		CHECK(strstr(fixture_diags(&dp), "max_elements") != NULL && *buf_str(&drawn) == '\0',
+		    "over max_elements in all, no chunk over: reported, nothing drawn");
+		site_free(&kept);
+		diag_free(&dk);
+		site_free(&print);
+		diag_free(&dp);
+		fixture_put("site.toml", "");
+		buf_free(&many);
+	}
+
 	/* Without the error, drawn: every card as in the whole tree. */
 	fixture_put("content/cards/long.md", "+++\ntitle = \"Long\"\n+++\nAn intro.\n\n"
 	    "## One {#one .x}\n\nBack, [steps](../guide/ring.md#steps).\n\n"
