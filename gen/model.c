@@ -1778,15 +1778,17 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 			anchors[nanchors++].node = NULL;
 		}
 		free(cd.anchors);
+		/* As many cards as cuts (else all is undone below): card i starts at cut first + i. */
 		for (i = 0; i < part->ncards; i++) {
 			struct card *c = &part->cards[i];
-			size_t at = first + i < last ? starts[first + i] : len;
 
 			c->heading = NULL;
 			memset(&c->back, 0, sizeof(c->back));
 			c->number = (int)(ncards + i + 1);
-			c->body_off = at;
-			c->body_len = (first + i + 1 < nstarts ? starts[first + i + 1] : len) - at;
+			if (ok) {
+				c->body_off = starts[first + i];
+				c->body_len = (first + i + 1 < nstarts ? starts[first + i + 1] : len) - c->body_off;
+			}
 		}
 		if (dk == NULL) {
 			dk = part;
