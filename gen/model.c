@@ -1371,7 +1371,8 @@ struct parse_batch {
 	int (*draw_deck)(void *, const struct site *, struct deck *, int, struct diag_list *);
 	void *draw_arg;
 	int deck_threads;          /* threads a deck drawn at load may use: its share of the pool */
-	size_t chunk_cards;        /* site_options.chunk_cards, or DECK_CHUNK_CARDS */
+	size_t chunk_min;          /* decks of more cards than this are built in chunks (site_options.chunk_cards) */
+	size_t chunk_cards;        /* of this many cards */
 	struct chapter **chapters; /* per doc, when streamed: its chapter */
 	struct diag_list *dls;     /* per doc, when streamed: building its chapter, topic or deck */
 	struct diag_list **built;  /* per doc: &dls[i] if it is a topic or deck built as parsed, else NULL */
@@ -1698,8 +1699,9 @@ S_cmp_str(const void *a, const void *b)
 }
 
 /*
- * A long deck of a links_only load, built a chunk of chunk_cards cards at
- * a time, each chunk's tree dropped before the next is parsed: a whole
+ * A long deck of a links_only load (site_options.chunk_cards), built a
+ * chunk of cards at a time, each chunk's tree dropped before the next is
+ * parsed: a whole
  * deck's tree is ten times its source, and print keeps no page of it.
  * Each chunk is a doc of its own (a copy of d's source over the chunk's
  * bytes, its first line where the chunk starts), built and its links
@@ -1729,7 +1731,7 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 	if (dl->len > 0 || d->src->broken || d->src->fm.title == NULL)
 		return 0;
 	nstarts = md_top_h2_starts(body, len, &starts);
-	if (nstarts <= pb->chunk_cards) {
+	if (nstarts <= pb->chunk_min) {
 		free(starts);
 		return 0;
 	}
@@ -1797,6 +1799,12 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 			cd.url = NULL;
 			cards_cap = dk->ncards;
 		} else {
+			/* Sized once to the cuts: a long deck's cards are most of what it keeps. */
+			if (cards_cap < nstarts) {
+				/* No overflow: a cut is a line of at least three bytes of a file read whole. */
+				dk->cards = xrealloc(dk->cards, nstarts * sizeof(*dk->cards));
+				cards_cap = nstarts;
+			}
 			dk->cards = xgrow(dk->cards, &cards_cap, ncards + part->ncards, sizeof(*dk->cards));
 			memcpy(dk->cards + ncards, part->cards, part->ncards * sizeof(*part->cards));
 			dk->ncards = ncards + part->ncards;
@@ -1968,6 +1976,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->draw_deck = opt && opt->drop_sources ? opt->draw_deck : NULL;
 	pb->draw_arg = opt ? opt->draw_arg : NULL;
 	pb->deck_threads = pool_share(site->jobs, ndecks);
+	pb->chunk_min = opt && opt->chunk_cards > 0 ? opt->chunk_cards : DECK_CHUNK_MIN;
 	pb->chunk_cards = opt && opt->chunk_cards > 0 ? opt->chunk_cards : DECK_CHUNK_CARDS;
 	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
 	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));

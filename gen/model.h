@@ -347,16 +347,19 @@ struct site_options {
 	 */
 	int reread;
 	/*
-	 * links_only, without render_deck: a deck of more cards than this
-	 * (0: DECK_CHUNK_CARDS) is built this many cards at a time, its tree
-	 * never whole, where its file allows (S_build_deck_chunked); a card
-	 * is then drawn from card_tree. So print's memory does not grow with
-	 * the length of a deck.
+	 * links_only, without render_deck: a deck of more than DECK_CHUNK_MIN
+	 * cards is built DECK_CHUNK_CARDS cards at a time, its tree never
+	 * whole, where its file allows (S_build_deck_chunked); a card is then
+	 * drawn from card_tree. So print's memory does not grow with the
+	 * length of a deck. A shorter deck's tree is small, and drawn from
+	 * whole, which saves parsing each card again. Set (tests): a deck of
+	 * more than chunk_cards cards, chunk_cards at a time.
 	 */
 	size_t chunk_cards;
 };
 
-#define DECK_CHUNK_CARDS 500
+#define DECK_CHUNK_MIN 500
+#define DECK_CHUNK_CARDS 128
 
 /*
  * The tree of one card whose deck's tree is gone (card.body_len > 0),

@@ -383,7 +383,7 @@ for c in "long basic" "short basic --duplex short-edge" "fold basic --duplex fol
 done
 
 # ---- long decks -----------------------------------------------------------
-# print builds a deck of more than 500 cards 500 at a time and draws each
+# print builds a deck of more than 500 cards 128 at a time and draws each
 # card from its own bytes (model.h, chunk_cards); build keeps the whole
 # tree for the deck's page and draws from it. The PDFs are the same bytes.
 sh tests/bench/gen-deck.sh "$tmp/long" 1100
