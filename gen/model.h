@@ -8,7 +8,9 @@
  * Each Markdown source is parsed once into a `doc` that owns its cmark
  * tree; questions, cards and sections point into those trees (they do
  * not own nodes). Block ranges are inclusive runs of sibling nodes.
- * The whole model is freed in one place: site_free.
+ * One-shot commands drop trees once used (site_options): then only what
+ * was rendered, recorded or counted as they loaded is left. The whole
+ * model is freed in one place: site_free.
  */
 #ifndef QUIZDECK_MODEL_H
 #define QUIZDECK_MODEL_H
