@@ -1692,12 +1692,6 @@ S_lines_before(const char *body, size_t off)
 	return n;
 }
 
-static int
-S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * A long deck of a links_only load (site_options.chunk_cards), built a
  * chunk of cards at a time, each chunk's tree dropped before the next is
@@ -1822,7 +1816,7 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 		ids = xcalloc(nanchors + 1, sizeof(*ids));
 		for (i = 0; i < nanchors; i++)
 			ids[i] = anchors[i].id;
-		qsort(ids, nanchors, sizeof(*ids), S_cmp_str);
+		strv_sort(ids, nanchors);
 		for (i = 1; ok && i < nanchors; i++)
 			ok = strcmp(ids[i - 1], ids[i]) != 0;
 		free(ids);
