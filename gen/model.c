@@ -1443,6 +1443,49 @@ S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 
 /* Loading. */
 
+/* A topic's questions and what they own (site_free, or dropped as they load). */
+static void
+S_questions_free(struct question *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rendered_free(v[i].html);
+		rendered_free(v[i].sample_html);
+		free(v[i].id);
+		free(v[i].stem_text);
+		free(v[i].options);
+		free(v[i].links_to.v);
+	}
+	free(v);
+}
+
+/* S_questions_free for a deck's cards. */
+static void
+S_cards_free(struct card *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].label);
+		free(v[i].front_text);
+		free(v[i].links_to.v);
+	}
+	free(v);
+}
+
+/* d's anchors of a kind point at no question or card any more: they were freed. */
+static void
+S_anchors_let_go(struct doc *d, enum anchor_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < d->nanchors; i++)
+		if (d->anchors[i].kind == kind)
+			memset(&d->anchors[i].u, 0, sizeof(d->anchors[i].u));
+}
+
 /* A streamed doc's tree, gone: the anchors point at no heading in it. */
 static void
 S_doc_drop_tree(struct doc *d)
@@ -1526,25 +1569,15 @@ S_topic_drop_tree(struct topic *tp)
 static void
 S_topic_drop_questions(struct topic *tp)
 {
-	struct doc *d = tp->doc;
 	size_t i;
 
-	for (i = 0; i < tp->nquestions; i++) {
-		struct question *q = &tp->questions[i];
-
-		tp->dropped.count[q->difficulty]++;
-		free(q->id);
-		free(q->stem_text);
-		free(q->options);
-		free(q->links_to.v);
-	}
+	for (i = 0; i < tp->nquestions; i++)
+		tp->dropped.count[tp->questions[i].difficulty]++;
 	tp->dropped.n = tp->nquestions;
-	free(tp->questions);
+	S_questions_free(tp->questions, tp->nquestions);
 	tp->questions = NULL;
 	tp->nquestions = 0;
-	for (i = 0; i < d->nanchors; i++)
-		if (d->anchors[i].kind == ANCHOR_QUESTION)
-			d->anchors[i].u.question = NULL;
+	S_anchors_let_go(tp->doc, ANCHOR_QUESTION);
 }
 
 /*
@@ -1658,24 +1691,11 @@ S_deck_drop_tree(struct deck *dk)
 static void
 S_deck_drop_cards(struct deck *dk)
 {
-	struct doc *d = dk->doc;
-	size_t i;
-
-	for (i = 0; i < dk->ncards; i++) {
-		struct card *c = &dk->cards[i];
-
-		free(c->id);
-		free(c->front_text);
-		free(c->label);
-		free(c->links_to.v);
-	}
 	dk->dropped = dk->ncards;
-	free(dk->cards);
+	S_cards_free(dk->cards, dk->ncards);
 	dk->cards = NULL;
 	dk->ncards = 0;
-	for (i = 0; i < d->nanchors; i++)
-		if (d->anchors[i].kind == ANCHOR_CARD)
-			d->anchors[i].u.card = NULL;
+	S_anchors_let_go(dk->doc, ANCHOR_CARD);
 }
 
 /* Lines before byte `off` of a body whose only line break is \n (md_top_h2_starts). */
@@ -2434,20 +2454,8 @@ rendered_free(struct rendered *r)
 static void
 S_topic_free(struct topic *tp)
 {
-	size_t i;
-
 	rendered_free(tp->intro_html);
-	for (i = 0; i < tp->nquestions; i++) {
-		struct question *q = &tp->questions[i];
-
-		rendered_free(q->html);
-		rendered_free(q->sample_html);
-		free(q->id);
-		free(q->stem_text);
-		free(q->options);
-		free(q->links_to.v);
-	}
-	free(tp->questions);
+	S_questions_free(tp->questions, tp->nquestions);
 	free(tp->slug);
 	free(tp->title);
 	free(tp);
@@ -2456,17 +2464,9 @@ S_topic_free(struct topic *tp)
 static void
 S_deck_free(struct deck *dk)
 {
-	size_t j;
-
 	rendered_free(dk->cards_html);
 	rendered_free(dk->intro_html);
-	for (j = 0; j < dk->ncards; j++) {
-		free(dk->cards[j].id);
-		free(dk->cards[j].label);
-		free(dk->cards[j].front_text);
-		free(dk->cards[j].links_to.v);
-	}
-	free(dk->cards);
+	S_cards_free(dk->cards, dk->ncards);
 	free(dk->slug);
 	free(dk->title);
 	free(dk->description);
