@@ -1698,11 +1698,10 @@ S_deck_drop_cards(struct deck *dk)
 	S_anchors_let_go(dk->doc, ANCHOR_CARD);
 }
 
-/* Lines before byte `off` of a body whose only line break is \n (md_top_h2_starts). */
+/* Line breaks in [p, end) of a body whose only line break is \n (md_top_h2_starts). */
 static int
-S_lines_before(const char *body, size_t off)
+S_lines_in(const char *p, const char *end)
 {
-	const char *p = body, *end = body + off;
 	int n = 0;
 
 	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
@@ -1735,11 +1734,11 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 	struct anchor *anchors = NULL;
 	struct link_use *uses = NULL;
 	size_t *starts, nstarts, nanchors = 0, anchors_cap = 0, nuses = 0, uses_cap = 0;
-	size_t first, i, k, ncards = 0, cards_cap = 0, total = 1;
+	size_t first, i, k, ncards = 0, cards_cap = 0, total = 1, line_off = 0;
 	struct refdefs *refdefs = NULL;
 	char **ids = NULL;
 	char *url = NULL;
-	int ok = 1;
+	int ok = 1, line = d->src->body_line;     /* the file line where byte line_off is */
 
 	/* Only a clean start, so that giving up leaves nothing behind. */
 	if (dl->len > 0 || d->src->broken || d->src->fm.title == NULL)
@@ -1760,7 +1759,10 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 		memset(&cd, 0, sizeof(cd));
 		cs.body = body + off;
 		cs.body_len = stop - off;
-		cs.body_line = d->src->body_line + S_lines_before(body, off);
+		/* Counted on from the last chunk's start, not from the top each time. */
+		line += S_lines_in(body + line_off, body + off);
+		line_off = off;
+		cs.body_line = line;
 		cd.src = &cs;
 		cd.root = md_parse_scratch(cs.body, cs.body_len, &nodes, &cd.scratch);
 		/* The whole file's count: each chunk has a document node of its own. */
