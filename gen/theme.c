@@ -276,7 +276,8 @@ S_is_set(const struct tval *tv)
 /* ---- locating and loading -------------------------------------------- */
 
 static int S_emit_ok(const struct theme *t, enum theme_part part);
-static void S_cache_tag_info(xmlNodePtr top);
+static void S_cache_facts(xmlNodePtr top);
+static void S_free_facts(xmlNodePtr top);
 static xmlDocPtr S_render_emit(const struct theme *t, enum theme_part part,
     const struct tvars *v, const char *page_url);
 
@@ -504,7 +505,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 	path = path_join(t->dir, "templates/page.html");
 	if ((t->page = S_parse_template(path, dl)) == NULL)
 		goto out;
-	S_cache_tag_info(xmlDocGetRootElement(t->page));
+	S_cache_facts(xmlDocGetRootElement(t->page));
 	rc = 0;
 	for (i = 0; i < THEME_NPARTS; i++) {
 		char *file = xasprintf("templates/%s.html", S_part_names[i]);
@@ -525,7 +526,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 			if (t->nuses[i] > 1)
 				qsort(t->uses[i], t->nuses[i], sizeof(char *), S_cmp_name);
 			t->emit[i] = S_emit_ok(t, (enum theme_part)i);
-			S_cache_tag_info(xmlDocGetRootElement(t->parts[i]));
+			S_cache_facts(xmlDocGetRootElement(t->parts[i]));
 		}
 	}
 out:
@@ -544,11 +545,15 @@ theme_free(struct theme *t)
 
 	free(t->name);
 	free(t->dir);
-	if (t->page)
+	if (t->page) {
+		S_free_facts(xmlDocGetRootElement(t->page));
 		xmlFreeDoc(t->page);
+	}
 	for (i = 0; i < THEME_NPARTS; i++) {
-		if (t->parts[i])
+		if (t->parts[i]) {
+			S_free_facts(xmlDocGetRootElement(t->parts[i]));
 			xmlFreeDoc(t->parts[i]);
+		}
 		free(t->part_files[i]);
 		while (t->nuses[i] > 0)
 			free(t->uses[i][--t->nuses[i]]);
@@ -720,35 +725,6 @@ S_fill_url(struct fill *f, const char *url)
 	f->urls[i].url = xstrdup(url);
 	f->urls[i].rel = S_page_url(f->page_url, url);
 	return f->urls[i].rel;
-}
-
-/*
- * libxml2's facts about each template element (htmlTagLookup), kept on
- * the node at load (_private) for the emitter, which would otherwise look
- * each up again on every page: S_no_tag_info marks a tag libxml2 does not
- * know. Template trees are only read after loading, by every thread.
- */
-static const char S_no_tag_info = 0;
-
-static void
-S_cache_tag_info(xmlNodePtr top)
-{
-	xmlNodePtr n = top;
-
-	while (n) {
-		if (n->type == XML_ELEMENT_NODE) {
-			const htmlElemDesc *info = htmlTagLookup(n->name);
-
-			n->_private = info ? (void *)info : (void *)&S_no_tag_info;
-		}
-		if (n->children && n->type == XML_ELEMENT_NODE)
-			n = n->children;
-		else {
-			while (n && n != top && n->next == NULL)
-				n = n->parent;
-			n = n == top || n == NULL ? NULL : n->next;
-		}
-	}
 }
 
 static int
@@ -1677,6 +1653,137 @@ theme_serialize(xmlDocPtr doc, char **out, size_t *len)
 /* ---- filling straight into bytes ------------------------------------- */
 
 /*
+ * What the emitter asks of each template element on every page, worked
+ * out once at load and kept on the node (_private): libxml2's facts about
+ * its tag (htmlTagLookup is a linear search), its directives, and each
+ * attribute as the page writes it when no value can change it. Template
+ * trees are only read after loading, by every thread.
+ */
+enum { TD_REPEAT, TD_IF, TD_REPLACE, TD_SLOT, TD_N };
+
+struct tel {
+	const htmlElemDesc *info;  /* NULL: a tag libxml2 does not know */
+	const char *dv[TD_N];      /* the directives' values (the first of each), NULL when absent */
+	int raw;                   /* script or style: its text is written as it is */
+	char **fixed;              /* per attribute: " name=\"value\"" as written, or NULL when filled */
+	size_t nattrs;
+	char *start;               /* the whole start tag, when every attribute is fixed or a directive */
+	size_t start_len;
+};
+
+static int
+S_is_raw_parent(const xmlChar *name)
+{
+	return xmlStrcasecmp(name, (const xmlChar *)"script") == 0 ||
+	    xmlStrcasecmp(name, (const xmlChar *)"style") == 0;
+}
+
+/* 1 if a data-qd-attr-* of n fills the attribute named name. */
+static int
+S_is_fill_target(xmlNodePtr n, const xmlChar *name)
+{
+	size_t k = strlen(ATTR_PREFIX "attr-");
+	xmlAttrPtr a;
+
+	for (a = n->properties; a; a = a->next)
+		if (strncmp((const char *)a->name, ATTR_PREFIX "attr-", k) == 0 &&
+		    xmlStrcmp(a->name + k, name) == 0)
+			return 1;
+	return 0;
+}
+
+static struct tel *
+S_facts(xmlNodePtr n)
+{
+	static const char *const dnames[TD_N] = { "repeat", "if", "replace", "slot" };
+	struct tel *el = xcalloc(1, sizeof(*el));
+	struct serial s;
+	struct buf b;
+	xmlAttrPtr a;
+	size_t i = 0;
+	int plain = 1, d;
+
+	el->info = htmlTagLookup(n->name);
+	el->raw = S_is_raw_parent(n->name);
+	for (a = n->properties; a; a = a->next)
+		el->nattrs++;
+	el->fixed = xcalloc(el->nattrs + 1, sizeof(*el->fixed));
+	memset(&s, 0, sizeof(s));
+	s.b = &b;
+	buf_init(&s.value);
+	for (a = n->properties; a; a = a->next, i++) {
+		const char *val = a->children ? (const char *)a->children->content : NULL;
+
+		if (S_is_template_attr(a->name)) {
+			for (d = 0; d < TD_N; d++)
+				if (el->dv[d] == NULL && val &&
+				    strcmp((const char *)a->name + strlen(ATTR_PREFIX), dnames[d]) == 0) {
+					el->dv[d] = val;
+					break;
+				}
+			/* A fill of another attribute is worked out on each page. */
+			plain &= d < TD_N;
+			continue;
+		}
+		/* A URL is made relative to each page; a filled attribute takes its value there. */
+		if (S_is_url_attr((const char *)a->name) || S_is_fill_target(n, a->name) ||
+		    (a->children && (a->children->next || a->children->type != XML_TEXT_NODE))) {
+			plain = 0;
+			continue;
+		}
+		buf_init(&b);
+		S_putc(&b, ' ');
+		S_puts(&b, (const char *)a->name);
+		S_put_attr_value(&s, (const char *)n->name, (const char *)a->name, val);
+		el->fixed[i] = buf_detach(&b);
+	}
+	if (plain) {
+		buf_init(&b);
+		S_putc(&b, '<');
+		S_puts(&b, (const char *)n->name);
+		for (i = 0; i < el->nattrs; i++)
+			if (el->fixed[i])
+				S_puts(&b, el->fixed[i]);
+		S_putc(&b, '>');
+		el->start_len = b.len;
+		el->start = buf_detach(&b);
+	}
+	buf_free(&s.value);
+	return el;
+}
+
+static void
+S_cache_facts(xmlNodePtr top)
+{
+	xmlNodePtr n;
+
+	for (n = top; n; n = theme_next_node(n, top))
+		if (n->type == XML_ELEMENT_NODE)
+			n->_private = S_facts(n);
+}
+
+static void
+S_free_facts(xmlNodePtr top)
+{
+	xmlNodePtr n;
+	size_t i;
+
+	for (n = top; n; n = theme_next_node(n, top)) {
+		struct tel *el = n->type == XML_ELEMENT_NODE ? n->_private : NULL;
+
+		if (el == NULL)
+			continue;
+		for (i = 0; i < el->nattrs; i++)
+			free(el->fixed[i]);
+		free(el->fixed);
+		free(el->start);
+		free(el);
+		n->_private = NULL;
+	}
+}
+
+
+/*
  * For the templates theme_load vetted (S_emit_ok), a page is written as
  * the fill would leave the tree and the serialiser would write it, in
  * one walk of the templates: no copy of the frame, no tree for it. The
@@ -1697,6 +1804,7 @@ struct emit_open {
 	xmlNodePtr el;             /* the template element */
 	xmlNodePtr resume;         /* the template node after it */
 	const htmlElemDesc *info;
+	int raw;                   /* script or style */
 	size_t recs;               /* its children's records start here */
 	size_t content;            /* the page's length after its start tag */
 };
@@ -1705,6 +1813,7 @@ struct emit_attr {
 	const char *name;
 	const char *value;         /* NULL: a bare attribute */
 	char *own;                 /* value, when the emitter made it */
+	const char *fixed;         /* the attribute as written, when nothing filled it (struct tel) */
 };
 
 struct emit {
@@ -1723,13 +1832,6 @@ struct emit {
 	int bail;
 };
 
-static int
-S_is_raw_parent(const xmlChar *name)
-{
-	return xmlStrcasecmp(name, (const xmlChar *)"script") == 0 ||
-	    xmlStrcasecmp(name, (const xmlChar *)"style") == 0;
-}
-
 static void
 S_emit_rec(struct emit *e, int blank)
 {
@@ -1743,7 +1845,6 @@ S_emit_rec(struct emit *e, int blank)
 static void
 S_emit_text(struct emit *e, const char *text, int noenc)
 {
-	xmlNodePtr parent = e->open[e->nopen - 1].el;
 	const char *c;
 	int blank = 1;
 
@@ -1753,7 +1854,7 @@ S_emit_text(struct emit *e, const char *text, int noenc)
 			break;
 		}
 	S_emit_rec(e, blank);
-	if (noenc || S_is_raw_parent(parent->name))
+	if (noenc || e->open[e->nopen - 1].raw)
 		S_puts(e->s.b, text);
 	else
 		S_escape(e->s.b, text, 0);
@@ -1813,29 +1914,36 @@ S_emit_set_attr(struct emit *e, const char *name, const char *value)
 	free(e->attrs[i].own);
 	e->attrs[i].own = xstrdup(value);
 	e->attrs[i].value = e->attrs[i].own;
+	e->attrs[i].fixed = NULL;
 }
 
 /* The start tag of n as S_fill_attrs leaves its attributes, and an open element for its children. */
 static void
 S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
 {
+	const struct tel *el = n->_private;   /* every template element's (S_cache_facts) */
 	struct fill *f = e->f;
 	struct emit_open *o;
 	xmlAttrPtr a;
 	size_t i, nattrs;
 
 	S_emit_rec(e, 0);
+	if (el->start) {
+		S_put(e->s.b, el->start, el->start_len);
+		goto open;
+	}
 	e->nattrs = 0;
-	for (a = n->properties; a; a = a->next) {
+	e->attrs = xgrow(e->attrs, &e->attrs_cap, el->nattrs + 1, sizeof(*e->attrs));
+	for (a = n->properties, i = 0; a; a = a->next, i++) {
 		const char *val = a->children ? (const char *)a->children->content : NULL;
+		struct emit_attr *at = &e->attrs[e->nattrs++];
 
-		e->attrs = xgrow(e->attrs, &e->attrs_cap, e->nattrs + 1, sizeof(*e->attrs));
-		e->attrs[e->nattrs].name = (const char *)a->name;
-		e->attrs[e->nattrs].own = NULL;
-		if (S_is_url_attr((const char *)a->name))
-			val = e->attrs[e->nattrs].own = xstrdup(S_fill_url(f, val ? val : ""));
-		e->attrs[e->nattrs].value = val;
-		e->nattrs++;
+		at->name = (const char *)a->name;
+		at->own = NULL;
+		at->fixed = el->fixed[i];
+		if (!at->fixed && S_is_url_attr((const char *)a->name))
+			val = at->own = xstrdup(S_fill_url(f, val ? val : ""));
+		at->value = val;
 	}
 	/* Targets never start with data-qd- (S_emit_ok): the ones appended need no visit. */
 	nattrs = e->nattrs;
@@ -1843,7 +1951,7 @@ S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
 		const char *an = e->attrs[i].name, *target, *text;
 		char *content;
 
-		if (strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) != 0)
+		if (e->attrs[i].fixed || strncmp(an, ATTR_PREFIX "attr-", strlen(ATTR_PREFIX "attr-")) != 0)
 			continue;
 		target = an + strlen(ATTR_PREFIX "attr-");
 		text = S_attr_fill_text(f, v, e->attrs[i].value ? e->attrs[i].value : "", target,
@@ -1855,7 +1963,9 @@ S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
 	S_putc(e->s.b, '<');
 	S_puts(e->s.b, (const char *)n->name);
 	for (i = 0; i < e->nattrs; i++) {
-		if (!S_is_template_attr((const xmlChar *)e->attrs[i].name)) {
+		if (e->attrs[i].fixed)
+			S_puts(e->s.b, e->attrs[i].fixed);
+		else if (!S_is_template_attr((const xmlChar *)e->attrs[i].name)) {
 			S_putc(e->s.b, ' ');
 			S_puts(e->s.b, e->attrs[i].name);
 			S_put_attr_value(&e->s, (const char *)n->name, e->attrs[i].name, e->attrs[i].value);
@@ -1863,14 +1973,15 @@ S_emit_start(struct emit *e, xmlNodePtr n, const struct tvars *v)
 		free(e->attrs[i].own);
 	}
 	S_putc(e->s.b, '>');
+open:
 	if (n == e->head && !e->own)
 		S_puts(e->s.b, S_added_meta);
 	e->open = xgrow(e->open, &e->open_cap, e->nopen + 1, sizeof(*e->open));
 	o = &e->open[e->nopen++];
 	o->el = n;
 	o->resume = n->next;
-	o->info = n->_private == NULL ? S_tag_info(&e->s, (const char *)n->name) :
-	    n->_private == (void *)&S_no_tag_info ? NULL : n->_private;
+	o->info = el->info;
+	o->raw = el->raw;
 	o->recs = e->nrecs;
 	o->content = e->s.b->len;
 }
@@ -1903,13 +2014,9 @@ static int
 S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int clone,
     int next_blank, xmlNodePtr *kids)
 {
-	enum { D_REPEAT, D_IF, D_REPLACE, D_SLOT, D_N };
-	static const char *const dnames[D_N] = { "repeat", "if", "replace", "slot" };
-	const char *dv[D_N] = { NULL, NULL, NULL, NULL };
+	const struct tel *el = n->_private;
 	const struct tval *tv;
 	const char *name;
-	xmlAttrPtr a;
-	int d;
 
 	switch (n->type) {
 	case XML_ELEMENT_NODE:
@@ -1928,19 +2035,8 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 		buf_puts(e->s.b, "-->");
 		return 0;
 	}
-	for (a = n->properties; a; a = a->next) {
-		if (!S_is_template_attr(a->name))
-			continue;
-		for (d = 0; d < D_N; d++)
-			if (dv[d] == NULL && strcmp((const char *)a->name + strlen(ATTR_PREFIX), dnames[d]) == 0) {
-				dv[d] = (const char *)a->children->content;
-				break;
-			}
-	}
 	/* A repeat's copies lose the attribute (S_fill_element). */
-	if (clone)
-		dv[D_REPEAT] = NULL;
-	if ((name = dv[D_REPEAT]) != NULL) {
+	if ((name = clone ? NULL : el->dv[TD_REPEAT]) != NULL) {
 		size_t i, base = e->open[e->nopen - 1].recs;
 
 		tv = S_lookup(v, name);
@@ -1966,7 +2062,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 		S_emit_remove(e, next_blank);
 		return 0;
 	}
-	if ((name = dv[D_IF]) != NULL) {
+	if ((name = el->dv[TD_IF]) != NULL) {
 		int neg = name[0] == '!';
 
 		if (S_is_set(S_lookup(v, name + neg)) == neg) {
@@ -1974,7 +2070,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 			return 0;
 		}
 	}
-	if ((name = dv[D_REPLACE]) != NULL) {
+	if ((name = el->dv[TD_REPLACE]) != NULL) {
 		tv = S_lookup(v, name);
 		if (S_is_set(tv) && tv->kind == TV_TEXT)
 			S_emit_text(e, tv->text, 0);
@@ -1984,7 +2080,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 		return 0;
 	}
 	*kids = n->children;
-	if ((name = dv[D_SLOT]) != NULL) {
+	if ((name = el->dv[TD_SLOT]) != NULL) {
 		tv = S_lookup(v, name);
 		if (strcmp(name, "main") == 0 && tv == NULL && e->f->part_body && !e->f->main_filled) {
 			*kids = e->f->part_body->children;

@@ -6,10 +6,11 @@
  * there is none); both are filled with values that carry injection
  * attempts, for every part kind, and serialised.
  *
- * Oracle: a value is only ever text. Parsed back, the page has no
+ * Oracles: a value is only ever text. Parsed back, the page has no
  * element made from a value, and no value in a URL attribute that is
  * unsafe, an event attribute, style or srcdoc (unless the template
- * itself spells the marker "qdinj").
+ * itself spells the marker "qdinj"). And where the page is written
+ * straight into bytes, those bytes are the ones the tree fill writes.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -104,6 +105,40 @@ S_check(const char *html, size_t len)
 		xmlFreeDoc(doc);
 }
 
+/*
+ * Oracle two: a page the emitter wrote straight into bytes is the page
+ * the tree fill and the serialiser write (theme.c keeps their rules in
+ * step). Fresh values for each: the emitter may take a value's nodes.
+ */
+static void
+S_same_as_tree(struct theme *t, enum theme_part k, const char *emitted, size_t elen)
+{
+	struct diag_list dl;
+	struct tvars *v = S_values();
+	xmlDocPtr doc;
+	char *out;
+	size_t len;
+
+	diag_init(&dl);
+	t->emit[k] = 0;
+	doc = theme_render(t, k, v, "guide/x/index.html", &dl);
+	t->emit[k] = 1;
+	if (doc == NULL) {
+		fprintf(stderr, "fuzz oracle: the emitter wrote a page the tree fill refuses\n");
+		abort();
+	}
+	theme_serialize(doc, &out, &len);
+	if (len != elen || memcmp(out, emitted, len) != 0) {
+		fprintf(stderr, "emitted:\n%.*s\ntree:\n%.*s\nfuzz oracle: the emitter and the tree fill "
+		    "wrote different pages\n", (int)elen, emitted, (int)len, out);
+		abort();
+	}
+	free(out);
+	xmlFreeDoc(doc);
+	tvars_free(v);
+	diag_free(&dl);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -134,21 +169,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(rel);
 	}
 	if (page && part && theme_load(&t, fz_site_dir(), "fz", &dl) == 0) {
-		v = S_values();
 		for (k = 0; k < THEME_NPARTS; k++) {
 			char *out;
 			size_t len;
 
+			/* Fresh for each part: a page may take a value's nodes. */
+			v = S_values();
 			doc = theme_render(&t, (enum theme_part)k, v, "guide/x/index.html", &dl);
+			tvars_free(v);
 			if (doc == NULL)
 				continue;
 			theme_serialize(doc, &out, &len);
 			if (!spelled)
 				S_check(out, len);
+			if (t.emit[k])
+				S_same_as_tree(&t, (enum theme_part)k, out, len);
 			free(out);
 			xmlFreeDoc(doc);
 		}
-		tvars_free(v);
 	}
 	theme_free(&t);
 	if (page)
