@@ -86,6 +86,9 @@ S_percent_decode(const char *s, size_t n)
 	struct buf b;
 	size_t i;
 
+	/* Most links have nothing to decode. */
+	if (memchr(s, '%', n) == NULL)
+		return xstrndup(s, n);
 	buf_init(&b);
 	buf_put(&b, "", 0);
 	for (i = 0; i < n; i++) {

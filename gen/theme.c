@@ -1291,6 +1291,22 @@ S_put_quoted(struct buf *b, const char *p, size_t n)
 }
 
 /* libxml2's xmlURIEscapeStr(p, "@/:=?;#%&,+<>"): all but unreserved characters as %XX. */
+static const unsigned char S_uri_kept[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1,
+	['-'] = 1, ['_'] = 1, ['.'] = 1, ['!'] = 1, ['~'] = 1, ['*'] = 1, ['\''] = 1, ['('] = 1,
+	[')'] = 1, ['@'] = 1, ['/'] = 1, [':'] = 1, ['='] = 1, ['?'] = 1, [';'] = 1, ['#'] = 1,
+	['%'] = 1, ['&'] = 1, [','] = 1, ['+'] = 1, ['<'] = 1, ['>'] = 1,
+};
+
 static void
 S_uri_escape(struct buf *b, const char *p)
 {
@@ -1301,16 +1317,8 @@ S_uri_escape(struct buf *b, const char *p)
 		unsigned char c = (unsigned char)*p;
 		char esc[3];
 
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+		if (S_uri_kept[c])
 			continue;
-		switch (c) {
-		case '-': case '_': case '.': case '!': case '~': case '*': case '\'': case '(':
-		case ')': case '@': case '/': case ':': case '=': case '?': case ';': case '#':
-		case '%': case '&': case ',': case '+': case '<': case '>':
-			continue;
-		default:
-			break;
-		}
 		S_put(b, run, (size_t)(p - run));
 		esc[0] = '%';
 		esc[1] = hex[c >> 4];

@@ -436,35 +436,43 @@ path_relative(const char *from, const char *to)
 	return buf_detach(&b);
 }
 
-/* A byte a path keeps as it is in a URL: unreserved, sub-delims, '/' and '@'. */
-static int
-S_url_safe(unsigned char c)
-{
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-		return 1;
-	switch (c) {
-	case '/': case '-': case '.': case '_': case '~': case '!': case '$': case '&':
-	case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=': case '@':
-		return 1;
-	default:
-		return 0;
-	}
-}
+/*
+ * The bytes a path keeps as they are in a URL: unreserved, sub-delims,
+ * '/' and '@' (RFC 3986). A table: every link and page passes here.
+ */
+static const unsigned char S_url_safe[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1,
+	['/'] = 1, ['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1, ['!'] = 1, ['$'] = 1, ['&'] = 1,
+	['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, [';'] = 1, ['='] = 1,
+	['@'] = 1,
+};
 
 char *
 url_encode_path(const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p;
-	size_t len = 0;
+	size_t len = 0, unsafe = 0;
 	char *res, *q;
 
-	/* Measured first, then written: every link and page passes here. */
+	/* Measured first, then written, or copied when nothing needs encoding (most paths). */
 	for (p = (const unsigned char *)path; *p; p++)
-		len += S_url_safe(*p) ? 1 : 3;
-	q = res = xmalloc(len + 1);
+		unsafe += !S_url_safe[*p];
+	len = (size_t)(p - (const unsigned char *)path);
+	if (unsafe == 0)
+		return memcpy(xmalloc(len + 1), path, len + 1);
+	q = res = xmalloc(len + 2 * unsafe + 1);
 	for (p = (const unsigned char *)path; *p; p++) {
-		if (S_url_safe(*p))
+		if (S_url_safe[*p])
 			*q++ = (char)*p;
 		else {
 			*q++ = '%';
