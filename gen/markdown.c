@@ -851,6 +851,19 @@ md_casefold(const char *text)
 	buf_init(&b);
 	buf_put(&b, "", 0);
 	while (i < n) {
+		/* ASCII, nearly every name, in runs: lowered as it is copied. */
+		for (k = i; k < n && s[k] < 0x80; k++)
+			;
+		if (k > i) {
+			size_t at = b.len, j;
+
+			buf_put(&b, s + i, k - i);
+			for (j = at; j < b.len; j++)
+				if (b.data[j] >= 'A' && b.data[j] <= 'Z')
+					b.data[j] = (char)(b.data[j] + 32);
+			i = k;
+			continue;
+		}
 		if ((k = utf8_decode(s + i, n - i, &c)) == 0) {
 			buf_putc(&b, s[i++]);
 			continue;

@@ -1234,16 +1234,16 @@ S_component_weight(const struct site *site, const char *rel, size_t upto, int is
     struct component_weight *cw)
 {
 	struct source *src;
-	char *p;
+	/* Every chapter asks for each folder above it: no format string. */
+	char *p = xmalloc(upto + sizeof("/README.md"));
 
-	if (is_file)
-		p = xstrndup(rel, upto);
-	else
-		p = xasprintf("%.*s/_index.md", (int)upto, rel);
+	memcpy(p, rel, upto);
+	p[upto] = '\0';
+	if (!is_file)
+		memcpy(p + upto, "/_index.md", sizeof("/_index.md"));
 	src = content_find(&site->sources, p);
 	if (src == NULL && !is_file) {
-		free(p);
-		p = xasprintf("%.*s/README.md", (int)upto, rel);
+		memcpy(p + upto, "/README.md", sizeof("/README.md"));
 		src = content_find(&site->sources, p);
 	}
 	cw->has = src && src->fm.has_weight;

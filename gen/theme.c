@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -2340,11 +2341,22 @@ struct writer_open {
 	int children;              /* a child was written */
 };
 
+#define WRITER_SEEN 32
+
 struct theme_writer {
 	struct serial s;
 	struct writer_open *open;
 	size_t nopen, open_cap;
 	int in_tag;                /* the start tag awaits its '>' */
+	/*
+	 * Tag facts by the address of the name: the names live as long as
+	 * the writer (theme.h), and the renderer's are a few literals, asked
+	 * for on every element. S_tag_info hashes the name's bytes.
+	 */
+	struct {
+		const char *name;
+		const htmlElemDesc *info;
+	} seen[WRITER_SEEN];
 };
 
 struct theme_writer *
@@ -2390,12 +2402,18 @@ void
 theme_writer_start(struct theme_writer *w, const char *name)
 {
 	struct writer_open *o;
+	size_t k;
 
 	S_writer_child(w);
 	w->open = xgrow(w->open, &w->open_cap, w->nopen + 1, sizeof(*w->open));
 	o = &w->open[w->nopen++];
 	o->name = name;
-	o->info = S_tag_info(&w->s, name);
+	k = (size_t)((uintptr_t)name >> 3) % WRITER_SEEN;
+	if (w->seen[k].name != name) {
+		w->seen[k].name = name;
+		w->seen[k].info = S_tag_info(&w->s, name);
+	}
+	o->info = w->seen[k].info;
 	o->children = 0;
 	S_putc(w->s.b, '<');
 	S_puts(w->s.b, name);
