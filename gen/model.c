@@ -2065,7 +2065,7 @@ S_limit_elements(struct site *site, const unsigned char *over, struct diag_list 
 	}
 }
 
-/* One file of the output, or a folder on the way to one (output_check). */
+/* One file of the output, or a folder on the way to one (S_check_outputs). */
 struct output {
 	char *fold;                /* the path as a case-insensitive disk compares it */
 	const char *path;          /* below out/ */
@@ -2073,36 +2073,110 @@ struct output {
 	int is_dir;
 	int copied;                /* a content file copied as it is (yields to pages) */
 	int chapter;               /* a chapter's page (same-address chapters are reported already) */
+	size_t next;               /* 1 + the next output of this fold, 0 for none */
 };
 
+/*
+ * The outputs by fold, in an open-addressed table of the first of each
+ * fold (1 + its index in v; 0 is empty). Most folds hold one file, or
+ * only folders: nothing to say. Only the others are sorted, so a site of
+ * ten thousand pages is not sorted whole on one thread.
+ */
 struct outputs {
 	struct output *v;
 	size_t len, cap;
-	char **owned;              /* folder paths made here */
-	size_t nowned, owned_cap;
+	size_t *slot;
+	size_t nslot;              /* a power of two, kept at most half full */
+	size_t nfolds;
 };
 
+static size_t *
+S_output_slot(struct outputs *o, const char *fold, size_t n)
+{
+	size_t h = (size_t)hash_fnv1a(fold, n, HASH_FNV_SEED) & (o->nslot - 1);
+
+	while (o->slot[h] != 0) {
+		const char *f = o->v[o->slot[h] - 1].fold;
+
+		if (strncmp(f, fold, n) == 0 && f[n] == '\0')
+			break;
+		h = (h + 1) & (o->nslot - 1);
+	}
+	return &o->slot[h];
+}
+
+static void
+S_output_grow(struct outputs *o)
+{
+	size_t *old = o->slot, nold = o->nslot, i;
+
+	o->nslot = nold ? nold * 2 : 1024;
+	o->slot = xcalloc(o->nslot, sizeof(*o->slot));
+	for (i = 0; i < nold; i++)
+		if (old[i] != 0) {
+			const char *f = o->v[old[i] - 1].fold;
+
+			*S_output_slot(o, f, strlen(f)) = old[i];
+		}
+	free(old);
+}
+
+/*
+ * One output, its fold the first n bytes of fold. A folder already there
+ * by the same path (every page's guide/) is not added again: it keeps the
+ * source that sorts first, which is the one a message would name.
+ */
+static void
+S_output_put(struct outputs *o, const char *fold, size_t n, const char *path, size_t plen,
+    const char *from, int is_dir, int copied, int chapter)
+{
+	size_t *slot, k;
+
+	if (2 * (o->nfolds + 1) > o->nslot)
+		S_output_grow(o);
+	slot = S_output_slot(o, fold, n);
+	for (k = *slot; is_dir && k != 0; k = o->v[k - 1].next) {
+		struct output *x = &o->v[k - 1];
+
+		if (x->is_dir && x->copied == copied && strncmp(x->path, path, plen) == 0 &&
+		    x->path[plen] == '\0') {
+			if (strcmp(from, x->from) < 0)
+				x->from = from;
+			return;
+		}
+	}
+	o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
+	o->v[o->len] = (struct output){ xstrndup(fold, n), is_dir ? xstrndup(path, plen) : path,
+	    from, is_dir, copied, chapter, *slot };
+	o->nfolds += *slot == 0;
+	*slot = ++o->len;
+}
+
+/*
+ * A file's output and the folders above it. The fold of a folder is the
+ * file's fold up to the same slash: case folding maps letters to letters,
+ * one code point at a time, and never makes or takes a '/'.
+ */
 static void
 S_output_add(struct outputs *o, const char *path, const char *from, int copied, int chapter)
 {
-	const char *slash;
+	char *fold = md_casefold(path);
+	const char *slash, *fslash = fold;
 
 	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
-		char *dir = xstrndup(path, (size_t)(slash - path));
-
-		o->owned = xgrow(o->owned, &o->owned_cap, o->nowned + 1, sizeof(*o->owned));
-		o->owned[o->nowned++] = dir;
-		o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
-		o->v[o->len++] = (struct output){ md_casefold(dir), dir, from, 1, copied, 0 };
+		fslash = strchr(fslash, '/');
+		S_output_put(o, fold, (size_t)(fslash - fold), path, (size_t)(slash - path), from, 1,
+		    copied, 0);
+		fslash++;
 	}
-	o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
-	o->v[o->len++] = (struct output){ md_casefold(path), path, from, 0, copied, chapter };
+	S_output_put(o, fold, strlen(fold), path, strlen(path), from, 0, copied, chapter);
+	free(fold);
 }
 
 static int
 S_cmp_output(const void *a, const void *b)
 {
-	const struct output *x = a, *y = b;
+	const struct output *x = *(const struct output *const *)a, *y = *(const struct output *const *)b;
 	int c = strcmp(x->fold, y->fold);
 
 	/* Files before folders, pages before copies, then by path and source. */
@@ -2128,7 +2202,8 @@ static void
 S_check_outputs(struct site *site, struct diag_list *dl)
 {
 	struct outputs o;
-	size_t i, j;
+	struct output **v = NULL;
+	size_t i, j, n = 0, cap = 0;
 
 	memset(&o, 0, sizeof(o));
 	S_output_add(&o, "index.html", site->home ? site->home->src->display : "the home page", 0, 0);
@@ -2145,13 +2220,28 @@ S_check_outputs(struct site *site, struct diag_list *dl)
 		S_output_add(&o, site->chapters[i]->url, site->chapters[i]->doc->src->display, 0, 1);
 	for (i = 0; i < site->nassets; i++)
 		S_output_add(&o, site->assets[i].url, site->assets[i].src->display, 1, 0);
-	if (o.len > 1)
-		qsort(o.v, o.len, sizeof(*o.v), S_cmp_output);
-	for (i = 0; i < o.len; i = j) {
-		const struct output *first = &o.v[i];
+	/* The folds of two outputs or more, a file among them: all of theirs, sorted. */
+	for (i = 0; i < o.nslot; i++) {
+		size_t k, count = 0, files = 0;
 
-		for (j = i + 1; j < o.len && strcmp(o.v[j].fold, first->fold) == 0; j++) {
-			const struct output *x = &o.v[j];
+		for (k = o.slot[i]; k != 0; k = o.v[k - 1].next) {
+			count++;
+			files += !o.v[k - 1].is_dir;
+		}
+		if (count < 2 || files == 0)
+			continue;
+		for (k = o.slot[i]; k != 0; k = o.v[k - 1].next) {
+			v = xgrow(v, &cap, n + 1, sizeof(*v));
+			v[n++] = &o.v[k - 1];
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_cmp_output);
+	for (i = 0; i < n; i = j) {
+		const struct output *first = v[i];
+
+		for (j = i + 1; j < n && strcmp(v[j]->fold, first->fold) == 0; j++) {
+			const struct output *x = v[j];
 
 			/* Folders may meet: only a file's name is taken. */
 			if (first->is_dir)
@@ -2174,13 +2264,18 @@ S_check_outputs(struct site *site, struct diag_list *dl)
 				    "out/%s and out/%s (for %s) are one file on a case-insensitive "
 				    "disk (macOS, Windows): rename one", x->path, first->path, first->from);
 		}
+		/* The rest of a fold whose first is a folder, or past the first folder. */
+		while (j < n && strcmp(v[j]->fold, first->fold) == 0)
+			j++;
 	}
-	for (i = 0; i < o.len; i++)
+	free(v);
+	for (i = 0; i < o.len; i++) {
 		free(o.v[i].fold);
+		if (o.v[i].is_dir)
+			free((char *)o.v[i].path);
+	}
 	free(o.v);
-	for (i = 0; i < o.nowned; i++)
-		free(o.owned[i]);
-	free(o.owned);
+	free(o.slot);
 }
 
 /*
@@ -2430,10 +2525,8 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 
 	links_resolve(site, dl);
 	S_check_outputs(site, dl);
-	if (opt && opt->drop_sources) {
+	if (opt && opt->drop_sources)
 		S_drop_sources(site);
-		mem_release();
-	}
 	return dl->errors > errors ? -1 : 0;
 }
 

@@ -782,8 +782,7 @@ mem_tune(void)
 	 * (about 270 KB) is made and freed once a page: at the top of the
 	 * heap, that was a brk down and up again for every page, 20,000
 	 * calls and 80,000 page faults for the bank's 10,000 cards. The top
-	 * is now kept up to 64 MB; malloc_trim (mem_release) still gives it
-	 * back where that is wanted.
+	 * is now kept up to 64 MB.
 	 *
 	 * Setting this fixes the mmap threshold too, which glibc would
 	 * otherwise raise to the largest block freed. It goes to the most
@@ -793,13 +792,5 @@ mem_tune(void)
 	 */
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-#endif
-}
-
-void
-mem_release(void)
-{
-#ifdef __GLIBC__
-	malloc_trim(0);
 #endif
 }

@@ -128,10 +128,4 @@ void strv_sort(char **v, size_t n);
 /* Sets how malloc keeps freed memory (glibc), once at start: see util.c. */
 void mem_tune(void);
 
-/*
- * Gives the pages of freed memory back to the system (glibc's malloc
- * keeps them otherwise), after a step that freed much in small pieces.
- */
-void mem_release(void);
-
 #endif

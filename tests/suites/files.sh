@@ -140,6 +140,17 @@ echo 'notes' >"$s/content/quiz/T"
 (cd "$s" && "$Q" check) 2>&1 | grep error: >"$tmp/check"
 same "a file where a page needs a folder is an error; ids differing in case are not" \
 "content/quiz/T: error: out/quiz/T would be a file, but content/quiz/t/_index.md needs a folder out/quiz/t (one name on a case-insensitive disk: macOS, Windows): rename one" "$tmp/check"
+# A folder many pages need, where a file is: the message names the source
+# that sorts first, whichever page came first (b.md reads first here).
+s=$tmp/case3
+mkdir -p "$s/content/guide/part"
+: >"$s/site.toml"
+printf '+++\nweight = 2\n+++\n# A\n' >"$s/content/guide/part/a.md"
+printf '+++\nweight = 1\n+++\n# B\n\n[notes](../Part)\n' >"$s/content/guide/part/b.md"
+echo 'notes' >"$s/content/guide/Part"
+(cd "$s" && "$Q" check) 2>&1 | grep error: >"$tmp/check"
+same "a file where many pages need a folder names the first source" \
+"content/guide/Part: error: out/guide/Part would be a file, but content/guide/part/a.md needs a folder out/guide/part (one name on a case-insensitive disk: macOS, Windows): rename one" "$tmp/check"
 # A content file over one of the theme's files: found when the theme is copied.
 s=$tmp/theme-clash
 mkdir -p "$s/content/guide" "$s/content/Assets"
