@@ -1226,6 +1226,7 @@ struct component_weight {
 /* A chapter and the weight of each component of its path, looked up once, for sorting. */
 struct chapter_key {
 	struct chapter *c;
+	const char *rel;           /* c->doc->src->rel, at hand for the comparisons */
 	struct component_weight *comp;
 };
 
@@ -1273,8 +1274,8 @@ static int
 S_cmp_chapter(const void *a, const void *b)
 {
 	const struct chapter_key *ka = a, *kb = b;
-	const char *x = ka->c->doc->src->rel;
-	const char *y = kb->c->doc->src->rel;
+	const char *x = ka->rel;
+	const char *y = kb->rel;
 	size_t i = 0, start = 0, depth = 0, ex, ey;
 	const struct component_weight *cx, *cy;
 	int xf, yf;
@@ -1425,7 +1426,8 @@ S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 	keys = xcalloc(site->nchapters + 1, sizeof(*keys));
 	for (i = 0; i < site->nchapters; i++) {
 		keys[i].c = site->chapters[i];
-		keys[i].comp = S_component_weights(site, keys[i].c->doc->src->rel);
+		keys[i].rel = keys[i].c->doc->src->rel;
+		keys[i].comp = S_component_weights(site, keys[i].rel);
 	}
 	if (site->nchapters > 1)
 		qsort(keys, site->nchapters, sizeof(*keys), S_cmp_chapter);
@@ -2001,18 +2003,23 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pool_run(site->jobs, site->ndocs, S_parse_job, pb);
 }
 
+/*
+ * One doc's headings marked with their ids (S_mark_heading), and its
+ * anchors sorted for doc_anchor: a doc's own, so the docs go on every
+ * thread.
+ */
 static void
-S_mark_all_headings(struct site *site)
+S_anchors_job(void *arg, size_t job, int worker)
 {
-	size_t i, k;
+	struct doc *d = ((struct doc **)arg)[job];
+	size_t k;
 
-	for (i = 0; i < site->ndocs; i++) {
-		struct doc *d = site->docs[i];
-
-		for (k = 0; k < d->nanchors; k++)
-			if (d->anchors[k].node)
-				S_mark_heading(d->anchors[k].node, d->anchors[k].id);
-	}
+	(void)worker;
+	for (k = 0; k < d->nanchors; k++)
+		if (d->anchors[k].node)
+			S_mark_heading(d->anchors[k].node, d->anchors[k].id);
+	if (d->nanchors > 1)
+		qsort(d->anchors, d->nanchors, sizeof(*d->anchors), S_cmp_anchor);
 }
 
 /*
@@ -2065,10 +2072,16 @@ S_limit_elements(struct site *site, const unsigned char *over, struct diag_list 
 	}
 }
 
-/* One file of the output, or a folder on the way to one (S_check_outputs). */
+/*
+ * One file of the output, or a folder on the way to one (S_check_outputs).
+ * A folder's path and fold are the first bytes of its file's: nothing is
+ * copied for the folders of ten thousand pages.
+ */
 struct output {
-	char *fold;                /* the path as a case-insensitive disk compares it */
+	const char *fold;          /* the path as a case-insensitive disk compares it */
+	size_t flen;
 	const char *path;          /* below out/ */
+	size_t plen;
 	const char *from;          /* the source that makes it, for the message */
 	int is_dir;
 	int copied;                /* a content file copied as it is (yields to pages) */
@@ -2088,7 +2101,18 @@ struct outputs {
 	size_t *slot;
 	size_t nslot;              /* a power of two, kept at most half full */
 	size_t nfolds;
+	char **folds;              /* the folds that differ from their paths */
+	size_t nfolds_owned, folds_cap;
 };
+
+/* Byte order, as strcmp, of two strings given with their lengths. */
+static int
+S_cmp_n(const char *a, size_t la, const char *b, size_t lb)
+{
+	int c = memcmp(a, b, la < lb ? la : lb);
+
+	return c ? c : (la > lb) - (la < lb);
+}
 
 static size_t *
 S_output_slot(struct outputs *o, const char *fold, size_t n)
@@ -2096,9 +2120,9 @@ S_output_slot(struct outputs *o, const char *fold, size_t n)
 	size_t h = (size_t)hash_fnv1a(fold, n, HASH_FNV_SEED) & (o->nslot - 1);
 
 	while (o->slot[h] != 0) {
-		const char *f = o->v[o->slot[h] - 1].fold;
+		const struct output *x = &o->v[o->slot[h] - 1];
 
-		if (strncmp(f, fold, n) == 0 && f[n] == '\0')
+		if (x->flen == n && memcmp(x->fold, fold, n) == 0)
 			break;
 		h = (h + 1) & (o->nslot - 1);
 	}
@@ -2114,40 +2138,39 @@ S_output_grow(struct outputs *o)
 	o->slot = xcalloc(o->nslot, sizeof(*o->slot));
 	for (i = 0; i < nold; i++)
 		if (old[i] != 0) {
-			const char *f = o->v[old[i] - 1].fold;
+			const struct output *x = &o->v[old[i] - 1];
 
-			*S_output_slot(o, f, strlen(f)) = old[i];
+			*S_output_slot(o, x->fold, x->flen) = old[i];
 		}
 	free(old);
 }
 
 /*
- * One output, its fold the first n bytes of fold. A folder already there
- * by the same path (every page's guide/) is not added again: it keeps the
- * source that sorts first, which is the one a message would name.
+ * One output. A folder already there by the same path (every page's
+ * guide/) is not added again: it keeps the source that sorts first, which
+ * is the one a message would name.
  */
 static void
-S_output_put(struct outputs *o, const char *fold, size_t n, const char *path, size_t plen,
-    const char *from, int is_dir, int copied, int chapter)
+S_output_put(struct outputs *o, const struct output *add)
 {
 	size_t *slot, k;
 
 	if (2 * (o->nfolds + 1) > o->nslot)
 		S_output_grow(o);
-	slot = S_output_slot(o, fold, n);
-	for (k = *slot; is_dir && k != 0; k = o->v[k - 1].next) {
+	slot = S_output_slot(o, add->fold, add->flen);
+	for (k = *slot; add->is_dir && k != 0; k = o->v[k - 1].next) {
 		struct output *x = &o->v[k - 1];
 
-		if (x->is_dir && x->copied == copied && strncmp(x->path, path, plen) == 0 &&
-		    x->path[plen] == '\0') {
-			if (strcmp(from, x->from) < 0)
-				x->from = from;
+		if (x->is_dir && x->copied == add->copied && x->plen == add->plen &&
+		    memcmp(x->path, add->path, add->plen) == 0) {
+			if (strcmp(add->from, x->from) < 0)
+				x->from = add->from;
 			return;
 		}
 	}
 	o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
-	o->v[o->len] = (struct output){ xstrndup(fold, n), is_dir ? xstrndup(path, plen) : path,
-	    from, is_dir, copied, chapter, *slot };
+	o->v[o->len] = *add;
+	o->v[o->len].next = *slot;
 	o->nfolds += *slot == 0;
 	*slot = ++o->len;
 }
@@ -2161,23 +2184,41 @@ static void
 S_output_add(struct outputs *o, const char *path, const char *from, int copied, int chapter)
 {
 	char *fold = md_casefold(path);
-	const char *slash, *fslash = fold;
+	const char *slash, *fslash;
+	struct output x;
 
-	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
-		fslash = strchr(fslash, '/');
-		S_output_put(o, fold, (size_t)(fslash - fold), path, (size_t)(slash - path), from, 1,
-		    copied, 0);
-		fslash++;
+	/* Most paths are their own fold (lower case already). */
+	if (strcmp(fold, path) == 0) {
+		free(fold);
+		fold = (char *)path;
+	} else {
+		o->folds = xgrow(o->folds, &o->folds_cap, o->nfolds_owned + 1, sizeof(*o->folds));
+		o->folds[o->nfolds_owned++] = fold;
 	}
-	S_output_put(o, fold, strlen(fold), path, strlen(path), from, 0, copied, chapter);
-	free(fold);
+	memset(&x, 0, sizeof(x));
+	x.fold = fold;
+	x.path = path;
+	x.from = from;
+	x.copied = copied;
+	x.is_dir = 1;
+	for (slash = strchr(path, '/'), fslash = strchr(fold, '/'); slash && fslash;
+	    slash = strchr(slash + 1, '/'), fslash = strchr(fslash + 1, '/')) {
+		x.flen = (size_t)(fslash - fold);
+		x.plen = (size_t)(slash - path);
+		S_output_put(o, &x);
+	}
+	x.flen = strlen(fold);
+	x.plen = strlen(path);
+	x.is_dir = 0;
+	x.chapter = chapter;
+	S_output_put(o, &x);
 }
 
 static int
 S_cmp_output(const void *a, const void *b)
 {
 	const struct output *x = *(const struct output *const *)a, *y = *(const struct output *const *)b;
-	int c = strcmp(x->fold, y->fold);
+	int c = S_cmp_n(x->fold, x->flen, y->fold, y->flen);
 
 	/* Files before folders, pages before copies, then by path and source. */
 	if (c == 0)
@@ -2185,7 +2226,7 @@ S_cmp_output(const void *a, const void *b)
 	if (c == 0)
 		c = x->copied - y->copied;
 	if (c == 0)
-		c = strcmp(x->path, y->path);
+		c = S_cmp_n(x->path, x->plen, y->path, y->plen);
 	if (c == 0)
 		c = strcmp(x->from, y->from);
 	return c;
@@ -2240,40 +2281,40 @@ S_check_outputs(struct site *site, struct diag_list *dl)
 	for (i = 0; i < n; i = j) {
 		const struct output *first = v[i];
 
-		for (j = i + 1; j < n && strcmp(v[j]->fold, first->fold) == 0; j++) {
+		for (j = i + 1; j < n && S_cmp_n(v[j]->fold, v[j]->flen, first->fold, first->flen) == 0; j++) {
 			const struct output *x = v[j];
+			int same = S_cmp_n(x->path, x->plen, first->path, first->plen) == 0;
 
 			/* Folders may meet: only a file's name is taken. */
 			if (first->is_dir)
 				break;
-			if (x->chapter && first->chapter && strcmp(x->path, first->path) == 0)
+			if (x->chapter && first->chapter && same)
 				continue;
 			if (x->is_dir) {
 				diag_error(dl, first->from, 0, 0,
-				    "out/%s would be a file, but %s needs a folder out/%s%s: rename one",
-				    first->path, x->from, x->path, strcmp(x->path, first->path) ?
-				    " (one name on a case-insensitive disk: macOS, Windows)" : "");
+				    "out/%.*s would be a file, but %s needs a folder out/%.*s%s: rename one",
+				    (int)first->plen, first->path, x->from, (int)x->plen, x->path, same ? "" :
+				    " (one name on a case-insensitive disk: macOS, Windows)");
 				break;
 			}
-			if (strcmp(x->path, first->path) == 0)
+			if (same)
 				diag_error(dl, x->from, 0, 0,
-				    "would be written to out/%s, as %s is: rename or move one",
-				    x->path, first->from);
+				    "would be written to out/%.*s, as %s is: rename or move one",
+				    (int)x->plen, x->path, first->from);
 			else
 				diag_error(dl, x->from, 0, 0,
-				    "out/%s and out/%s (for %s) are one file on a case-insensitive "
-				    "disk (macOS, Windows): rename one", x->path, first->path, first->from);
+				    "out/%.*s and out/%.*s (for %s) are one file on a case-insensitive "
+				    "disk (macOS, Windows): rename one", (int)x->plen, x->path,
+				    (int)first->plen, first->path, first->from);
 		}
 		/* The rest of a fold whose first is a folder, or past the first folder. */
-		while (j < n && strcmp(v[j]->fold, first->fold) == 0)
+		while (j < n && S_cmp_n(v[j]->fold, v[j]->flen, first->fold, first->flen) == 0)
 			j++;
 	}
 	free(v);
-	for (i = 0; i < o.len; i++) {
-		free(o.v[i].fold);
-		if (o.v[i].is_dir)
-			free((char *)o.v[i].path);
-	}
+	for (i = 0; i < o.nfolds_owned; i++)
+		free(o.folds[i]);
+	free(o.folds);
 	free(o.v);
 	free(o.slot);
 }
@@ -2285,20 +2326,23 @@ S_check_outputs(struct site *site, struct diag_list *dl)
  * so do streamed chapters' sources, parsed again to be rendered.
  */
 static void
+S_drop_source_job(void *arg, size_t job, int worker)
+{
+	struct doc *d = ((struct doc **)arg)[job];
+
+	(void)worker;
+	links_uses_free(d);
+	free(d->line_starts);
+	d->line_starts = NULL;
+	d->nlines = 0;
+	if (!d->streamed)
+		S_release_source(d);
+}
+
+static void
 S_drop_sources(struct site *site)
 {
-	size_t i;
-
-	for (i = 0; i < site->ndocs; i++) {
-		struct doc *d = site->docs[i];
-
-		links_uses_free(d);
-		free(d->line_starts);
-		d->line_starts = NULL;
-		d->nlines = 0;
-		if (!d->streamed)
-			S_release_source(d);
-	}
+	pool_run(site->jobs, site->ndocs, S_drop_source_job, site->docs);
 }
 
 int
@@ -2515,14 +2559,7 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	free(pb.chapters);
 	free(pb.built);
 	free(pb.dls);
-	S_mark_all_headings(site);
-	for (i = 0; i < site->ndocs; i++) {
-		struct doc *d = site->docs[i];
-
-		if (d->nanchors > 1)
-			qsort(d->anchors, d->nanchors, sizeof(*d->anchors), S_cmp_anchor);
-	}
-
+	pool_run(site->jobs, site->ndocs, S_anchors_job, site->docs);
 	links_resolve(site, dl);
 	S_check_outputs(site, dl);
 	if (opt && opt->drop_sources)
