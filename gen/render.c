@@ -896,7 +896,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 	return 0;                     /* custom and unknown nodes: their children only */
 }
 
-/* A table's header or body row. cmark's own containers are told apart without the names. */
+/* A table's header or body row. cmark's own node types are told apart without the names. */
 static int
 S_is_row(cmark_node *node)
 {
@@ -910,6 +910,15 @@ S_is_row(cmark_node *node)
 	case CMARK_NODE_EMPH:
 	case CMARK_NODE_STRONG:
 	case CMARK_NODE_LINK:
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+	case CMARK_NODE_CODE:
+	case CMARK_NODE_HTML_INLINE:
+	case CMARK_NODE_IMAGE:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_THEMATIC_BREAK:
 		return 0;
 	default:
 		return S_is(node, "table_header") || S_is(node, "table_row");
@@ -930,6 +939,15 @@ S_is_block(cmark_node *node)
 	case CMARK_NODE_EMPH:
 	case CMARK_NODE_STRONG:
 	case CMARK_NODE_LINK:
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+	case CMARK_NODE_CODE:
+	case CMARK_NODE_HTML_INLINE:
+	case CMARK_NODE_IMAGE:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_THEMATIC_BREAK:
 		return 0;
 	default:
 		return S_is(node, "table") || S_is_row(node);
