@@ -896,33 +896,47 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 	return 0;                     /* custom and unknown nodes: their children only */
 }
 
-/* A table's header or body row. cmark's own node types are told apart without the names. */
+/*
+ * 1 for cmark's own node types; an extension's (tables, strikethrough)
+ * are told apart by name (S_is), which costs a look-up and a compare.
+ */
 static int
-S_is_row(cmark_node *node)
+S_is_core(cmark_node *node)
 {
 	switch (cmark_node_get_type(node)) {
 	case CMARK_NODE_DOCUMENT:
 	case CMARK_NODE_BLOCK_QUOTE:
 	case CMARK_NODE_LIST:
 	case CMARK_NODE_ITEM:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_CUSTOM_BLOCK:
 	case CMARK_NODE_PARAGRAPH:
 	case CMARK_NODE_HEADING:
-	case CMARK_NODE_EMPH:
-	case CMARK_NODE_STRONG:
-	case CMARK_NODE_LINK:
+	case CMARK_NODE_THEMATIC_BREAK:
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
 	case CMARK_NODE_TEXT:
 	case CMARK_NODE_SOFTBREAK:
 	case CMARK_NODE_LINEBREAK:
 	case CMARK_NODE_CODE:
 	case CMARK_NODE_HTML_INLINE:
+	case CMARK_NODE_CUSTOM_INLINE:
+	case CMARK_NODE_EMPH:
+	case CMARK_NODE_STRONG:
+	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
-	case CMARK_NODE_CODE_BLOCK:
-	case CMARK_NODE_HTML_BLOCK:
-	case CMARK_NODE_THEMATIC_BREAK:
-		return 0;
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		return 1;
 	default:
-		return S_is(node, "table_header") || S_is(node, "table_row");
+		return 0;
 	}
+}
+
+/* A table's header or body row. */
+static int
+S_is_row(cmark_node *node)
+{
+	return !S_is_core(node) && (S_is(node, "table_header") || S_is(node, "table_row"));
 }
 
 static int
@@ -935,22 +949,8 @@ S_is_block(cmark_node *node)
 	case CMARK_NODE_PARAGRAPH:
 	case CMARK_NODE_HEADING:
 		return 1;
-	case CMARK_NODE_DOCUMENT:
-	case CMARK_NODE_EMPH:
-	case CMARK_NODE_STRONG:
-	case CMARK_NODE_LINK:
-	case CMARK_NODE_TEXT:
-	case CMARK_NODE_SOFTBREAK:
-	case CMARK_NODE_LINEBREAK:
-	case CMARK_NODE_CODE:
-	case CMARK_NODE_HTML_INLINE:
-	case CMARK_NODE_IMAGE:
-	case CMARK_NODE_CODE_BLOCK:
-	case CMARK_NODE_HTML_BLOCK:
-	case CMARK_NODE_THEMATIC_BREAK:
-		return 0;
 	default:
-		return S_is(node, "table") || S_is_row(node);
+		return !S_is_core(node) && (S_is(node, "table") || S_is_row(node));
 	}
 }
 

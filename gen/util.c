@@ -436,25 +436,29 @@ path_relative(const char *from, const char *to)
 	return buf_detach(&b);
 }
 
-/*
- * The bytes a path keeps as they are in a URL: unreserved, sub-delims,
- * '/' and '@' (RFC 3986). A table: every link and page passes here.
- */
-static const unsigned char S_url_safe[256] = {
-	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-	['y'] = 1, ['z'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
-	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
-	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-	['Y'] = 1, ['Z'] = 1,
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-	['8'] = 1, ['9'] = 1,
-	['/'] = 1, ['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1, ['!'] = 1, ['$'] = 1, ['&'] = 1,
-	['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, [';'] = 1, ['='] = 1,
-	['@'] = 1,
+#define P URL_KEEP_PATH
+#define A URL_KEEP_ATTR
+const unsigned char url_keep[256] = {
+	['a'] = P | A, ['b'] = P | A, ['c'] = P | A, ['d'] = P | A, ['e'] = P | A, ['f'] = P | A,
+	['g'] = P | A, ['h'] = P | A, ['i'] = P | A, ['j'] = P | A, ['k'] = P | A, ['l'] = P | A,
+	['m'] = P | A, ['n'] = P | A, ['o'] = P | A, ['p'] = P | A, ['q'] = P | A, ['r'] = P | A,
+	['s'] = P | A, ['t'] = P | A, ['u'] = P | A, ['v'] = P | A, ['w'] = P | A, ['x'] = P | A,
+	['y'] = P | A, ['z'] = P | A,
+	['A'] = P | A, ['B'] = P | A, ['C'] = P | A, ['D'] = P | A, ['E'] = P | A, ['F'] = P | A,
+	['G'] = P | A, ['H'] = P | A, ['I'] = P | A, ['J'] = P | A, ['K'] = P | A, ['L'] = P | A,
+	['M'] = P | A, ['N'] = P | A, ['O'] = P | A, ['P'] = P | A, ['Q'] = P | A, ['R'] = P | A,
+	['S'] = P | A, ['T'] = P | A, ['U'] = P | A, ['V'] = P | A, ['W'] = P | A, ['X'] = P | A,
+	['Y'] = P | A, ['Z'] = P | A,
+	['0'] = P | A, ['1'] = P | A, ['2'] = P | A, ['3'] = P | A, ['4'] = P | A, ['5'] = P | A,
+	['6'] = P | A, ['7'] = P | A, ['8'] = P | A, ['9'] = P | A,
+	['-'] = P | A, ['.'] = P | A, ['_'] = P | A, ['~'] = P | A, ['!'] = P | A, ['\''] = P | A,
+	['('] = P | A, [')'] = P | A, ['*'] = P | A, ['/'] = P | A, ['@'] = P | A, ['&'] = P | A,
+	['+'] = P | A, [','] = P | A, [';'] = P | A, ['='] = P | A,
+	['$'] = P,
+	[':'] = A, ['?'] = A, ['#'] = A, ['%'] = A, ['<'] = A, ['>'] = A,
 };
+#undef P
+#undef A
 
 char *
 url_encode_path(const char *path)
@@ -466,13 +470,13 @@ url_encode_path(const char *path)
 
 	/* Measured first, then written, or copied when nothing needs encoding (most paths). */
 	for (p = (const unsigned char *)path; *p; p++)
-		unsafe += !S_url_safe[*p];
+		unsafe += !(url_keep[*p] & URL_KEEP_PATH);
 	len = (size_t)(p - (const unsigned char *)path);
 	if (unsafe == 0)
 		return memcpy(xmalloc(len + 1), path, len + 1);
 	q = res = xmalloc(len + 2 * unsafe + 1);
 	for (p = (const unsigned char *)path; *p; p++) {
-		if (S_url_safe[*p])
+		if (url_keep[*p] & URL_KEEP_PATH)
 			*q++ = (char)*p;
 		else {
 			*q++ = '%';

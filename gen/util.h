@@ -98,6 +98,15 @@ char *path_relative(const char *from, const char *to);
  * read as a scheme ("javascript:x/index.html"). Caller frees.
  */
 char *url_encode_path(const char *path);
+/*
+ * Per byte, the URL escapers that keep it as it is: url_encode_path
+ * (URL_KEEP_PATH: unreserved, sub-delims, '/' and '@'), and the HTML
+ * serialiser for URL attributes (URL_KEEP_ATTR: libxml2's
+ * xmlURIEscapeStr with "@/:=?;#%&,+<>" kept).
+ */
+#define URL_KEEP_PATH 1
+#define URL_KEEP_ATTR 2
+extern const unsigned char url_keep[256];
 int path_has_suffix(const char *p, const char *suffix);
 
 /*
