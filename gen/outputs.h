@@ -1,0 +1,21 @@
+/*
+ * outputs: the files a build writes, checked against each other before
+ * any is written.
+ */
+#ifndef QUIZDECK_OUTPUTS_H
+#define QUIZDECK_OUTPUTS_H
+
+#include "diag.h"
+#include "model.h"
+
+/*
+ * An error for each output that would be written over another on a
+ * case-insensitive disk: the home, 404 and sitemap, every test, deck,
+ * deck PDF and chapter page, and every asset links_resolve found (so it
+ * runs after that), each with the folders above it. Messages go in the
+ * order of the name they are about, each naming the source that sorts
+ * first.
+ */
+void outputs_check(const struct site *site, struct diag_list *dl);
+
+#endif
