@@ -184,6 +184,22 @@ diag_format(const struct diag *d)
 	return buf_detach(&b);
 }
 
+char *
+diag_join(const struct diag_list *dl)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	for (i = 0; i < dl->len; i++) {
+		if (i)
+			buf_putc(&b, '\n');
+		S_format(&b, &dl->v[i], 0);
+	}
+	return buf_detach(&b);
+}
+
 void
 diag_print(const struct diag_list *dl, FILE *fp, int color)
 {

@@ -51,5 +51,7 @@ void diag_sort(struct diag_list *dl);
 void diag_print(const struct diag_list *dl, FILE *fp, int color);
 /* Formats one diagnostic without colour into a new string (tests use it). */
 char *diag_format(const struct diag *d);
+/* Every diagnostic as diag_format writes it, one a line, no final newline ("" for none). */
+char *diag_join(const struct diag_list *dl);
 
 #endif

@@ -55,8 +55,7 @@ static char *
 S_front(const char *text, enum source_kind kind, struct source *src)
 {
 	struct diag_list dl;
-	struct buf b;
-	size_t i;
+	char *s;
 
 	memset(src, 0, sizeof(*src));
 	src->rel = "f.md";
@@ -66,18 +65,9 @@ S_front(const char *text, enum source_kind kind, struct source *src)
 	src->len = strlen(text);
 	diag_init(&dl);
 	content_front_matter(src, &dl);
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	for (i = 0; i < dl.len; i++) {
-		char *s = diag_format(&dl.v[i]);
-
-		if (i)
-			buf_putc(&b, '\n');
-		buf_puts(&b, s);
-		free(s);
-	}
+	s = diag_join(&dl);
 	diag_free(&dl);
-	return buf_detach(&b);
+	return s;
 }
 
 static void

@@ -74,23 +74,13 @@ static char *
 S_check(const struct site *site)
 {
 	struct diag_list dl;
-	struct buf b;
-	size_t i;
+	char *s;
 
 	diag_init(&dl);
 	outputs_check(site, &dl);
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	for (i = 0; i < dl.len; i++) {
-		char *s = diag_format(&dl.v[i]);
-
-		if (i)
-			buf_putc(&b, '\n');
-		buf_puts(&b, s);
-		free(s);
-	}
+	s = diag_join(&dl);
 	diag_free(&dl);
-	return buf_detach(&b);
+	return s;
 }
 
 static void

@@ -61,21 +61,8 @@ fixture_load(struct site *site, struct diag_list *dl)
 static inline const char *
 fixture_diags(const struct diag_list *dl)
 {
-	struct buf b;
-	size_t i;
-
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	for (i = 0; i < dl->len; i++) {
-		char *s = diag_format(&dl->v[i]);
-
-		if (i)
-			buf_putc(&b, '\n');
-		buf_puts(&b, s);
-		free(s);
-	}
 	free(fixture_text);
-	fixture_text = buf_detach(&b);
+	fixture_text = diag_join(dl);
 	return fixture_text;
 }
 
