@@ -536,6 +536,9 @@ out:
 	free(exe);
 	free(rel);
 	free(path);
+	/* What loaded before the failure goes: the caller has nothing to free. */
+	if (rc == -1)
+		theme_free(t);
 	return rc;
 }
 

@@ -41,7 +41,8 @@ struct theme {
 /*
  * Finds theme `name` in <site_root>/themes/, then beside the quizdeck
  * executable (its folder's themes/, then ../share/quizdeck/themes/), and
- * parses its templates. Returns 0, or -1 with a diagnostic added.
+ * parses its templates. Returns 0, or -1 with a diagnostic for each
+ * thing wrong (t is then empty: nothing to free).
  */
 int theme_load(struct theme *t, const char *site_root, const char *name,
     struct diag_list *dl);
