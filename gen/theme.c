@@ -915,6 +915,14 @@ S_value_nodes(struct fill *f, const struct tval *tv, const char *name)
 enum { KEEP, REMOVED };
 
 /*
+ * The directives that take an element away or put values in its place,
+ * by their name after data-qd-: read by the tree fill (S_fill_element)
+ * and, once at load, for the emitter (S_facts).
+ */
+enum directive { D_REPEAT, D_IF, D_REPLACE, D_SLOT, D_N };
+static const char *const S_directive_names[D_N] = { "repeat", "if", "replace", "slot" };
+
+/*
  * Applies the template attributes of one element. Returns REMOVED if the
  * element is gone; *descend says whether its children are template.
  */
@@ -922,8 +930,6 @@ static int
 S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, int *descend)
 {
 	/* The first of each directive, as xmlGetProp finds them; their values are read once. */
-	enum { D_REPEAT, D_IF, D_REPLACE, D_SLOT, D_N };
-	static const char *const dnames[D_N] = { "repeat", "if", "replace", "slot" };
 	const char *dv[D_N] = { NULL, NULL, NULL, NULL };
 	char *copies[D_N] = { NULL, NULL, NULL, NULL };
 	int found[D_N] = { 0, 0, 0, 0 };
@@ -937,7 +943,7 @@ S_fill_element(struct fill *f, xmlNodePtr n, const struct tvars *v, int depth, i
 		if (a->ns || !S_is_template_attr(a->name))
 			continue;
 		for (d = 0; d < D_N; d++)
-			if (!found[d] && strcmp((const char *)a->name + strlen(ATTR_PREFIX), dnames[d]) == 0) {
+			if (!found[d] && strcmp((const char *)a->name + strlen(ATTR_PREFIX), S_directive_names[d]) == 0) {
 				found[d] = 1;
 				dv[d] = S_attr_value(a, &copies[d]);
 				break;
@@ -1655,11 +1661,9 @@ theme_serialize(xmlDocPtr doc, char **out, size_t *len)
  * attribute as the page writes it when no value can change it. Template
  * trees are only read after loading, by every thread.
  */
-enum { TD_REPEAT, TD_IF, TD_REPLACE, TD_SLOT, TD_N };
-
 struct tel {
 	const htmlElemDesc *info;  /* NULL: a tag libxml2 does not know */
-	const char *dv[TD_N];      /* the directives' values (the first of each), NULL when absent */
+	const char *dv[D_N];       /* the directives' values (the first of each), NULL when absent */
 	int raw;                   /* script or style: its text is written as it is */
 	char **fixed;              /* per attribute: " name=\"value\"" as written, or NULL when filled */
 	size_t nattrs;
@@ -1691,7 +1695,6 @@ S_is_fill_target(xmlNodePtr n, const xmlChar *name)
 static struct tel *
 S_facts(xmlNodePtr n)
 {
-	static const char *const dnames[TD_N] = { "repeat", "if", "replace", "slot" };
 	struct tel *el = xcalloc(1, sizeof(*el));
 	struct serial s;
 	struct buf b;
@@ -1711,14 +1714,14 @@ S_facts(xmlNodePtr n)
 		const char *val = a->children ? (const char *)a->children->content : NULL;
 
 		if (S_is_template_attr(a->name)) {
-			for (d = 0; d < TD_N; d++)
+			for (d = 0; d < D_N; d++)
 				if (el->dv[d] == NULL && val &&
-				    strcmp((const char *)a->name + strlen(ATTR_PREFIX), dnames[d]) == 0) {
+				    strcmp((const char *)a->name + strlen(ATTR_PREFIX), S_directive_names[d]) == 0) {
 					el->dv[d] = val;
 					break;
 				}
 			/* A fill of another attribute is worked out on each page. */
-			plain &= d < TD_N;
+			plain &= d < D_N;
 			continue;
 		}
 		/* A URL is made relative to each page; a filled attribute takes its value there. */
@@ -1777,7 +1780,6 @@ S_free_facts(xmlNodePtr top)
 		n->_private = NULL;
 	}
 }
-
 
 /*
  * For the templates theme_load vetted (S_emit_ok), a page is written as
@@ -2032,7 +2034,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 		return 0;
 	}
 	/* A repeat's copies lose the attribute (S_fill_element). */
-	if ((name = clone ? NULL : el->dv[TD_REPEAT]) != NULL) {
+	if ((name = clone ? NULL : el->dv[D_REPEAT]) != NULL) {
 		size_t i, base = e->open[e->nopen - 1].recs;
 
 		tv = S_lookup(v, name);
@@ -2058,7 +2060,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 		S_emit_remove(e, next_blank);
 		return 0;
 	}
-	if ((name = el->dv[TD_IF]) != NULL) {
+	if ((name = el->dv[D_IF]) != NULL) {
 		int neg = name[0] == '!';
 
 		if (S_is_set(S_lookup(v, name + neg)) == neg) {
@@ -2066,7 +2068,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 			return 0;
 		}
 	}
-	if ((name = el->dv[TD_REPLACE]) != NULL) {
+	if ((name = el->dv[D_REPLACE]) != NULL) {
 		tv = S_lookup(v, name);
 		if (S_is_set(tv) && tv->kind == TV_TEXT)
 			S_emit_text(e, tv->text, 0);
@@ -2076,7 +2078,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 		return 0;
 	}
 	*kids = n->children;
-	if ((name = el->dv[TD_SLOT]) != NULL) {
+	if ((name = el->dv[D_SLOT]) != NULL) {
 		tv = S_lookup(v, name);
 		if (strcmp(name, "main") == 0 && tv == NULL && e->f->part_body && !e->f->main_filled) {
 			*kids = e->f->part_body->children;
