@@ -45,9 +45,9 @@ struct outputs {
 	size_t len, cap;
 	size_t *slot;
 	size_t nslot;              /* a power of two, kept at most half full */
-	size_t nfolds;
-	char **folds;              /* the folds that differ from their paths */
-	size_t nfolds_owned, folds_cap;
+	size_t nused;              /* slots in use: folds seen */
+	char **owned;              /* the folds made here, those that differ from their paths */
+	size_t nowned, owned_cap;
 };
 
 /* Byte order, as strcmp, of two strings given with their lengths. */
@@ -100,7 +100,7 @@ S_output_put(struct outputs *o, const struct output *add)
 {
 	size_t *slot, k;
 
-	if (2 * (o->nfolds + 1) > o->nslot)
+	if (2 * (o->nused + 1) > o->nslot)
 		S_output_grow(o);
 	slot = S_output_slot(o, add->fold, add->flen);
 	for (k = *slot; add->is_dir && k != 0; k = o->v[k - 1].next) {
@@ -116,7 +116,7 @@ S_output_put(struct outputs *o, const struct output *add)
 	o->v = xgrow(o->v, &o->cap, o->len + 1, sizeof(*o->v));
 	o->v[o->len] = *add;
 	o->v[o->len].next = *slot;
-	o->nfolds += *slot == 0;
+	o->nused += *slot == 0;
 	*slot = ++o->len;
 }
 
@@ -137,8 +137,8 @@ S_output_add(struct outputs *o, const char *path, const char *from, int copied, 
 		free(fold);
 		fold = (char *)path;
 	} else {
-		o->folds = xgrow(o->folds, &o->folds_cap, o->nfolds_owned + 1, sizeof(*o->folds));
-		o->folds[o->nfolds_owned++] = fold;
+		o->owned = xgrow(o->owned, &o->owned_cap, o->nowned + 1, sizeof(*o->owned));
+		o->owned[o->nowned++] = fold;
 	}
 	memset(&x, 0, sizeof(x));
 	x.fold = fold;
@@ -250,9 +250,9 @@ outputs_check(const struct site *site, struct diag_list *dl)
 			j++;
 	}
 	free(v);
-	for (i = 0; i < o.nfolds_owned; i++)
-		free(o.folds[i]);
-	free(o.folds);
+	for (i = 0; i < o.nowned; i++)
+		free(o.owned[i]);
+	free(o.owned);
 	free(o.v);
 	free(o.slot);
 }
