@@ -1717,8 +1717,8 @@ S_lines_in(const char *p, const char *end)
 /*
  * A long deck of a links_only load (site_options.chunk_cards), built a
  * chunk of cards at a time, each chunk's tree dropped before the next is
- * parsed: a whole
- * deck's tree is ten times its source, and print keeps no page of it.
+ * parsed: a whole deck's tree is ten times its source, and print keeps
+ * no page of it.
  * Each chunk is a doc of its own (a copy of d's source over the chunk's
  * bytes, its first line where the chunk starts), built and its links
  * kept as any deck's, and then moved into d: so ids, places and messages

@@ -465,7 +465,7 @@ url_encode_path(const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p;
-	size_t len = 0, unsafe = 0;
+	size_t len, unsafe = 0;
 	char *res, *q;
 
 	/* Measured first, then written, or copied when nothing needs encoding (most paths). */
@@ -473,7 +473,7 @@ url_encode_path(const char *path)
 		unsafe += !(url_keep[*p] & URL_KEEP_PATH);
 	len = (size_t)(p - (const unsigned char *)path);
 	if (unsafe == 0)
-		return memcpy(xmalloc(len + 1), path, len + 1);
+		return xstrndup(path, len);
 	q = res = xmalloc(len + 2 * unsafe + 1);
 	for (p = (const unsigned char *)path; *p; p++) {
 		if (url_keep[*p] & URL_KEEP_PATH)
