@@ -1122,6 +1122,34 @@ S_practise_at(struct render_out *o, const struct chapter *c, const struct sectio
 		S_practise(o, &c->backlinks, c->title, c->url);
 }
 
+/*
+ * The practice lists of headings nested in block b, in document order.
+ * Only blocks are walked: inline content (most of a page) holds no
+ * heading. A loop, not recursion: quotes may nest thousands deep.
+ */
+static void
+S_practise_nested(struct render_out *out, const struct chapter *c, struct section **sorted,
+    size_t nsections, cmark_node *b, struct rendered *rd)
+{
+	cmark_node *n = cmark_node_first_child(b), *down;
+	struct section *sec;
+
+	if (n && !md_is_block(n))
+		n = NULL;               /* a paragraph, a table cell: text only */
+	while (n != NULL) {
+		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+			if ((sec = render_find_section(sorted, nsections, n)) != NULL)
+				S_practise_at(out, c, sec, rd);
+		} else if ((down = cmark_node_first_child(n)) != NULL && md_is_block(down)) {
+			n = down;
+			continue;
+		}
+		while (n != b && cmark_node_next(n) == NULL)
+			n = cmark_node_parent(n);
+		n = n == b ? NULL : cmark_node_next(n);
+	}
+}
+
 /* A chapter's body from its tree into out (with holes when h->holes: at load), and its outline. */
 static void
 S_chapter_body(const struct html *h, const struct chapter *c, struct render_out *out,
@@ -1182,20 +1210,8 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 		}
 		render_out_blocks(r, out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
-		if (cmark_node_first_child(b) && cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION) {
-			cmark_iter *it = cmark_iter_new(b);
-			cmark_event_type ev;
-
-			while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-				cmark_node *n = cmark_iter_get_node(it);
-
-				if (ev == CMARK_EVENT_ENTER && n != b &&
-				    cmark_node_get_type(n) == CMARK_NODE_HEADING &&
-				    (sec = render_find_section(sorted, c->nsections, n)) != NULL)
-					S_practise_at(out, c, sec, rd);
-			}
-			cmark_iter_free(it);
-		}
+		if (cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION)
+			S_practise_nested(out, c, sorted, c->nsections, b, rd);
 	}
 	while (nopen > 0) {
 		nopen--;

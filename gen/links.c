@@ -920,12 +920,6 @@ S_is_reference(struct walker *w, int line, int col, int is_image)
 	return 0;
 }
 
-static int
-S_is_block(cmark_node *n)
-{
-	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
-}
-
 /*
  * Remembers where a destination of d leads, for links_output_target:
  * rendering asks again for every link of every page, and resolving is
@@ -1050,7 +1044,7 @@ S_walk_block(struct walker *w, cmark_node *top, const struct owner *o)
 
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
-		if (S_is_block(n)) {
+		if (md_is_block(n)) {
 			w->block_line = cmark_node_get_start_line(n);
 			w->delta_line = 0;
 			w->delta = 0;

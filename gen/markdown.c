@@ -648,8 +648,8 @@ md_heading_attrs(cmark_node *heading, struct md_attrs *attrs, const char **err)
 
 /* Plain text. */
 
-static int
-S_is_block(cmark_node *n)
+int
+md_is_block(cmark_node *n)
 {
 	return (cmark_node_get_type(n) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
 }
@@ -672,7 +672,7 @@ md_plain_text(cmark_node *node)
 		const char *lit;
 
 		if (ev == CMARK_EVENT_EXIT) {
-			if (S_is_block(cur) && cur != node)
+			if (md_is_block(cur) && cur != node)
 				pending_break = 1;
 			continue;
 		}

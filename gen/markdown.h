@@ -77,6 +77,9 @@ int md_attrs_has_class(const struct md_attrs *attrs, const char *cls);
 /* The plain text of a node (text, code, and the text of links/emphasis). */
 char *md_plain_text(cmark_node *node);
 
+/* 1 when n is a block (a paragraph, a quote, a heading...), 0 for inline content. */
+int md_is_block(cmark_node *n);
+
 /* GitHub's slug of a heading's text (without the -N suffix). */
 char *md_slug(const char *text);
 /*
