@@ -654,38 +654,51 @@ struct fill {
 	const char *file;
 	int failed;
 	int main_filled;           /* the part went in once: a "main" slot inside it stays empty */
-	/* URLs made relative to the page, each once per page: a frame names a few, many times. */
+	/*
+	 * URLs made relative to the page, each once per page: a frame names a
+	 * few, many times. An entry is one block, the URL and then rel.
+	 */
 	struct {
-		char *url, *rel;
+		char *url;
+		const char *rel;
 	} urls[FILL_URLS];
 	size_t nurls;
 };
 
 static void S_fill(struct fill *f, xmlNodePtr root, const struct tvars *v, int depth);
 
-/* A template URL relative to the output root, made relative to the page. */
-static char *
-S_page_url(const char *page_url, const char *url)
+/*
+ * Appends a template URL relative to the output root, made relative to
+ * the page: path_relative for the path, then its query and fragment.
+ */
+static void
+S_page_url_put(struct buf *b, const char *page_url, const char *url)
 {
-	const char *p, *rest;
-	char *path, *rel, *res;
+	const char *p, *rest, *f = page_url, *t = url, *lf = page_url, *lt = url;
 
-	if (url[0] == '\0' || url[0] == '#' || url[0] == '/' || url[0] == '?')
-		return xstrdup(url);
+	if (url[0] == '\0' || url[0] == '#' || url[0] == '/' || url[0] == '?') {
+		buf_puts(b, url);
+		return;
+	}
 	for (p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
-		if (*p == ':')
-			return xstrdup(url);       /* has a scheme */
+		if (*p == ':') {
+			buf_puts(b, url);       /* has a scheme */
+			return;
+		}
 	rest = url + strcspn(url, "?#");
-	path = xstrndup(url, (size_t)(rest - url));
-	rel = path_relative(page_url, path);
-	free(path);
-	if (*rest == '\0')
-		return rel;
-	res = xmalloc(strlen(rel) + strlen(rest) + 1);
-	strcpy(res, rel);
-	strcat(res, rest);
-	free(rel);
-	return res;
+	/* Past the folders the two share; a "../" for each the page is in beyond them. */
+	while (*f && t < rest && *f == *t) {
+		if (*f == '/') {
+			lf = f + 1;
+			lt = t + 1;
+		}
+		f++;
+		t++;
+	}
+	for (p = lf; *p; p++)
+		if (*p == '/')
+			buf_put(b, "../", 3);
+	buf_puts(b, lt);
 }
 
 static int
@@ -708,13 +721,14 @@ S_is_url_attr(const char *name)
 }
 
 /*
- * S_page_url for the page being filled, from a cache that lives as long
- * as the fill. The result is valid until the next call.
+ * A URL made relative to the page being filled (S_page_url_put), from a
+ * cache that lives as long as the fill. Valid until the next call.
  */
 static const char *
 S_fill_url(struct fill *f, const char *url)
 {
-	size_t i;
+	struct buf b;
+	size_t i, n;
 
 	for (i = 0; i < f->nurls; i++)
 		if (strcmp(f->urls[i].url, url) == 0)
@@ -723,12 +737,23 @@ S_fill_url(struct fill *f, const char *url)
 		/* Full (a page of many distinct value URLs): the last entry turns over. */
 		i = FILL_URLS - 1;
 		free(f->urls[i].url);
-		free(f->urls[i].rel);
 	} else
 		i = f->nurls++;
-	f->urls[i].url = xstrdup(url);
-	f->urls[i].rel = S_page_url(f->page_url, url);
+	n = strlen(url);
+	buf_init(&b);
+	buf_reserve(&b, 2 * n + 64);
+	buf_put(&b, url, n + 1);
+	S_page_url_put(&b, f->page_url, url);
+	f->urls[i].url = buf_detach(&b);
+	f->urls[i].rel = f->urls[i].url + n + 1;
 	return f->urls[i].rel;
+}
+
+static void
+S_fill_urls_free(struct fill *f)
+{
+	while (f->nurls > 0)
+		free(f->urls[--f->nurls].url);
 }
 
 static int
@@ -1102,11 +1127,7 @@ theme_render(const struct theme *t, enum theme_part part,
 	body = S_find_element(xmlDocGetRootElement(t->parts[part]), "body");
 	f.part_body = body ? body : xmlDocGetRootElement(t->parts[part]);
 	S_fill(&f, xmlDocGetRootElement(doc), v, 0);
-	while (f.nurls > 0) {
-		f.nurls--;
-		free(f.urls[f.nurls].url);
-		free(f.urls[f.nurls].rel);
-	}
+	S_fill_urls_free(&f);
 	if (f.failed) {
 		xmlFreeDoc(doc);
 		doc = NULL;
@@ -2185,11 +2206,7 @@ S_render_emit(const struct theme *t, enum theme_part part, const struct tvars *v
 		xmlAddChild((xmlNodePtr)doc, text);
 		doc->_private = (void *)S_emitted;
 	}
-	while (f.nurls > 0) {
-		f.nurls--;
-		free(f.urls[f.nurls].url);
-		free(f.urls[f.nurls].rel);
-	}
+	S_fill_urls_free(&f);
 	buf_free(&b);
 	buf_free(&e.s.value);
 	free(e.recs);
