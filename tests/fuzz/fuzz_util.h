@@ -30,6 +30,13 @@
 
 static char fz_dir[128];
 
+/* At a clean exit: the folder goes. After a crash it stays, with the input that crashed. */
+static void
+fz_site_dir_remove(void)
+{
+	dir_remove(fz_dir);
+}
+
 static inline const char *
 fz_site_dir(void)
 {
@@ -42,6 +49,7 @@ fz_site_dir(void)
 			perror(fz_dir);
 			abort();
 		}
+		atexit(fz_site_dir_remove);
 	}
 	return fz_dir;
 }

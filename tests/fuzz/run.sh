@@ -28,10 +28,21 @@ for t in tests/fuzz/fuzz_*.c; do
 	seeds=tests/fuzz/seeds/$name
 	[ -d "$seeds" ] || seeds=
 	log=build/fuzz/$name.log
-	if "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix=build/fuzz/ "$corpus" $seeds >"$log" 2>&1; then
+	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=build/fuzz/ "$corpus" $seeds >"$log" 2>&1 &
+	pid=$!
+	if wait "$pid"; then
 		execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
 		echo "ok fuzz $name: ${execs:-?} executions in ${secs}s, no crash"
+		# A target that writes sites (fuzz_util.h) removes its folder at exit.
+		if grep -q fz_site_dir "$t"; then
+			if [ -e "/dev/shm/quizdeck-fuzz-$pid" ] || [ -e "/tmp/quizdeck-fuzz-$pid" ]; then
+				echo "not ok fuzz $name: left its folder quizdeck-fuzz-$pid behind"
+				status=1
+			else
+				echo "ok fuzz $name: leaves no folder behind"
+			fi
+		fi
 	else
 		echo "not ok fuzz $name: crashed; see $log and build/fuzz/crash-*"
 		status=1
