@@ -326,7 +326,8 @@ END {
 		c = s ? "bank-10" : "bank"
 		k = c ".pdf"
 		if (get(k) != "" && ncards[c] > 0)
-			printf "%-44s %8.0f   %s\n", c " PDF cards/s (" ncards[c] " cards)", ncards[c] / med[k], ">= 3000"
+			printf "%-44s %8.0f   %s\n", c " PDF cards/s (" ncards[c] " cards)", ncards[c] / med[k],
+			    s ? "(for scale)" : ">= 3000"
 	}
 	if (get("deck.pdf") != "" && ncards["deck"] > 0)
 		printf "%-44s %8.0f   %s\n", "one deck PDF cards/s (" ncards["deck"] " cards)", ncards["deck"] / med["deck.pdf"], "(for scale)"
