@@ -1772,6 +1772,42 @@ S_facts(xmlNodePtr n)
 	return el;
 }
 
+/*
+ * A template text node as the emitter writes it, kept on the node
+ * (_private) like an element's facts: escaped once at load, not on every
+ * page. Most are the line breaks between a frame's elements.
+ */
+struct ttext {
+	char *escaped;
+	size_t len;
+	int blank;                 /* spaces, tabs and line feeds only */
+};
+
+static int
+S_text_is_blank(const char *text)
+{
+	for (; *text; text++)
+		if (*text != ' ' && *text != '\t' && *text != '\n')
+			return 0;
+	return 1;
+}
+
+static struct ttext *
+S_text_facts(xmlNodePtr n)
+{
+	struct ttext *tt = xcalloc(1, sizeof(*tt));
+	const char *text = n->content ? (const char *)n->content : "";
+	struct buf b;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	S_escape(&b, text, 0);
+	tt->len = b.len;
+	tt->escaped = buf_detach(&b);
+	tt->blank = S_text_is_blank(text);
+	return tt;
+}
+
 static void
 S_cache_facts(xmlNodePtr top)
 {
@@ -1780,6 +1816,8 @@ S_cache_facts(xmlNodePtr top)
 	for (n = top; n; n = theme_next_node(n, top))
 		if (n->type == XML_ELEMENT_NODE)
 			n->_private = S_facts(n);
+		else if (n->type == XML_TEXT_NODE)
+			n->_private = S_text_facts(n);
 }
 
 static void
@@ -1791,6 +1829,13 @@ S_free_facts(xmlNodePtr top)
 	for (n = top; n; n = theme_next_node(n, top)) {
 		struct tel *el = n->type == XML_ELEMENT_NODE ? n->_private : NULL;
 
+		if (n->type == XML_TEXT_NODE && n->_private) {
+			struct ttext *tt = n->_private;
+
+			free(tt->escaped);
+			free(tt);
+			n->_private = NULL;
+		}
 		if (el == NULL)
 			continue;
 		for (i = 0; i < el->nattrs; i++)
@@ -1864,19 +1909,25 @@ S_emit_rec(struct emit *e, int blank)
 static void
 S_emit_text(struct emit *e, const char *text, int noenc)
 {
-	const char *c;
-	int blank = 1;
-
-	for (c = text; *c; c++)
-		if (*c != ' ' && *c != '\t' && *c != '\n') {
-			blank = 0;
-			break;
-		}
-	S_emit_rec(e, blank);
+	S_emit_rec(e, S_text_is_blank(text));
 	if (noenc || e->open[e->nopen - 1].raw)
 		S_puts(e->s.b, text);
 	else
 		S_escape(e->s.b, text, 0);
+}
+
+/* A template's text node: S_emit_text, with what S_text_facts worked out. */
+static void
+S_emit_template_text(struct emit *e, xmlNodePtr n)
+{
+	const struct ttext *tt = n->_private;
+
+	if (tt == NULL || n->name == xmlStringTextNoenc || e->open[e->nopen - 1].raw) {
+		S_emit_text(e, (const char *)n->content, n->name == xmlStringTextNoenc);
+		return;
+	}
+	S_emit_rec(e, tt->blank);
+	S_put(e->s.b, tt->escaped, tt->len);
 }
 
 /* S_remove_element: the blank text before a removed element goes when a blank or nothing follows. */
@@ -2041,7 +2092,7 @@ S_emit_node(struct emit *e, xmlNodePtr n, const struct tvars *v, int depth, int 
 	case XML_ELEMENT_NODE:
 		break;
 	case XML_TEXT_NODE:
-		S_emit_text(e, (const char *)n->content, n->name == xmlStringTextNoenc);
+		S_emit_template_text(e, n);
 		return 0;
 	case XML_CDATA_SECTION_NODE:
 		S_emit_rec(e, 0);
