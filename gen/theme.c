@@ -1405,6 +1405,16 @@ S_put_attr_value(struct serial *s, const char *el, const char *name, const char 
 	if (value == NULL || S_is_boolean_attr(name))
 		return;
 	if (S_is_uri_attr(el, name)) {
+		/* Most URLs hold nothing either escape would change: written as they are. */
+		for (v = value; (url_keep[(unsigned char)*v] & URL_KEEP_ATTR) && *v != '&' &&
+		    *v != '<' && *v != '>'; v++)
+			;
+		if (*v == '\0') {
+			S_put(s->b, "=\"", 2);
+			S_put(s->b, value, (size_t)(v - value));
+			S_putc(s->b, '"');
+			return;
+		}
 		buf_reset(&s->value);
 		buf_put(&s->value, "", 0);
 		S_escape(&s->value, value, 1);
