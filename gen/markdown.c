@@ -148,23 +148,28 @@ S_finish_tree(cmark_node *root)
 			continue;
 		}
 		nodes++;
-		if ((fixed = S_valid_utf8(cmark_node_get_literal(n))) != NULL)
+		/* Nearly every text is valid: no copy is made, and none freed. */
+		if ((fixed = S_valid_utf8(cmark_node_get_literal(n))) != NULL) {
 			cmark_node_set_literal(n, fixed);
-		free(fixed);
+			free(fixed);
+		}
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_LINK:
 		case CMARK_NODE_IMAGE:
-			if ((fixed = S_valid_utf8(cmark_node_get_url(n))) != NULL)
+			if ((fixed = S_valid_utf8(cmark_node_get_url(n))) != NULL) {
 				cmark_node_set_url(n, fixed);
-			free(fixed);
-			if ((fixed = S_valid_utf8(cmark_node_get_title(n))) != NULL)
+				free(fixed);
+			}
+			if ((fixed = S_valid_utf8(cmark_node_get_title(n))) != NULL) {
 				cmark_node_set_title(n, fixed);
-			free(fixed);
+				free(fixed);
+			}
 			break;
 		case CMARK_NODE_CODE_BLOCK:
-			if ((fixed = S_valid_utf8(cmark_node_get_fence_info(n))) != NULL)
+			if ((fixed = S_valid_utf8(cmark_node_get_fence_info(n))) != NULL) {
 				cmark_node_set_fence_info(n, fixed);
-			free(fixed);
+				free(fixed);
+			}
 			break;
 		default:
 			break;
