@@ -667,6 +667,20 @@ struct fill {
 
 static void S_fill(struct fill *f, xmlNodePtr root, const struct tvars *v, int depth);
 
+/* 1 for a URL no page changes: empty, a fragment or query alone, rooted, or with a scheme. */
+static int
+S_url_is_fixed(const char *url)
+{
+	const char *p;
+
+	if (url[0] == '\0' || url[0] == '#' || url[0] == '/' || url[0] == '?')
+		return 1;
+	for (p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
+		if (*p == ':')
+			return 1;
+	return 0;
+}
+
 /*
  * Appends a template URL relative to the output root, made relative to
  * the page: path_relative for the path, then its query and fragment.
@@ -676,15 +690,10 @@ S_page_url_put(struct buf *b, const char *page_url, const char *url)
 {
 	const char *p, *rest, *f = page_url, *t = url, *lf = page_url, *lt = url;
 
-	if (url[0] == '\0' || url[0] == '#' || url[0] == '/' || url[0] == '?') {
+	if (S_url_is_fixed(url)) {
 		buf_puts(b, url);
 		return;
 	}
-	for (p = url; *p && *p != '/' && *p != '?' && *p != '#'; p++)
-		if (*p == ':') {
-			buf_puts(b, url);       /* has a scheme */
-			return;
-		}
 	rest = url + strcspn(url, "?#");
 	/* Past the folders the two share; a "../" for each the page is in beyond them. */
 	while (*f && t < rest && *f == *t) {
@@ -730,6 +739,9 @@ S_fill_url(struct fill *f, const char *url)
 	struct buf b;
 	size_t i, n;
 
+	/* A page's contents links ("#...") and the like: nothing to make, nothing to keep. */
+	if (S_url_is_fixed(url))
+		return url;
 	for (i = 0; i < f->nurls; i++)
 		if (strcmp(f->urls[i].url, url) == 0)
 			return f->urls[i].rel;
