@@ -243,7 +243,33 @@ S_round(size_t n)
 	return (n + 15) & ~(size_t)15;
 }
 
-static void *
+/*
+ * A chunk with room for a block of need bytes, when the one in use has
+ * none: a new chunk in front, or behind it for a block too large to share
+ * one (the one in use keeps its room).
+ */
+static struct scratch_chunk *
+S_scratch_room(struct md_scratch *a, size_t need)
+{
+	size_t csize = need > SCRATCH_CHUNK / 4 ? need : SCRATCH_CHUNK;
+	struct scratch_chunk *c;
+
+	if ((c = malloc(sizeof(*c) + csize)) == NULL)
+		return NULL;
+	c->size = csize;
+	c->used = 0;
+	if (a->chunks && need > SCRATCH_CHUNK / 4) {
+		c->next = a->chunks->next;
+		a->chunks->next = c;
+	} else {
+		c->next = a->chunks;
+		a->chunks = c;
+	}
+	return c;
+}
+
+/* Nearly every call is a bump in the chunk in use: kept small, for the compiler to inline. */
+static inline void *
 S_scratch_alloc(size_t size)
 {
 	struct md_scratch *a = S_current;
@@ -262,22 +288,8 @@ S_scratch_alloc(size_t size)
 		return h + 1;
 	}
 	c = a->chunks;
-	if (c == NULL || c->size - c->used < need) {
-		size_t csize = need > SCRATCH_CHUNK / 4 ? need : SCRATCH_CHUNK;
-
-		if ((c = malloc(sizeof(*c) + csize)) == NULL)
-			return NULL;
-		c->size = csize;
-		c->used = 0;
-		/* A dedicated chunk goes behind the current one, which keeps its room. */
-		if (a->chunks && need > SCRATCH_CHUNK / 4) {
-			c->next = a->chunks->next;
-			a->chunks->next = c;
-		} else {
-			c->next = a->chunks;
-			a->chunks = c;
-		}
-	}
+	if ((c == NULL || c->size - c->used < need) && (c = S_scratch_room(a, need)) == NULL)
+		return NULL;
 	h = (struct scratch_head *)((char *)c->align + c->used);
 	c->used += need;
 	h->mark = SCRATCH_ARENA;
