@@ -592,9 +592,13 @@ S_escape(struct parser *p, struct buf *out)
 static void
 S_plain_run(struct parser *p, struct buf *out, const char *stops)
 {
+	unsigned char stop[256] = { 0 };
 	size_t start = p->pos;
 
-	while (p->pos < p->len && memchr(stops, p->src[p->pos], strlen(stops)) == NULL)
+	/* A table of the stops, not a search of them for every byte of the string. */
+	for (; *stops; stops++)
+		stop[(unsigned char)*stops] = 1;
+	while (p->pos < p->len && !stop[(unsigned char)p->src[p->pos]])
 		p->pos++;
 	buf_put(out, p->src + start, p->pos - start);
 }
