@@ -80,10 +80,35 @@ S_diff_name(enum difficulty d)
 	}
 }
 
+/*
+ * n in decimal, into out (NUMBER_LEN bytes); returns out. Pages that
+ * number things do it for every page or item, where xasprintf's format
+ * machinery cost some 1,500 instructions a number.
+ */
+#define NUMBER_LEN 24
+
+static char *
+S_number(char *out, size_t n)
+{
+	char digits[NUMBER_LEN];
+	size_t len = 0, i;
+
+	do {
+		digits[len++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n > 0);
+	for (i = 0; i < len; i++)
+		out[i] = digits[len - 1 - i];
+	out[len] = '\0';
+	return out;
+}
+
 static char *
 S_plural(size_t n, const char *one, const char *many)
 {
-	return xasprintf("%zu %s", n, n == 1 ? one : many);
+	char num[NUMBER_LEN];
+
+	return xconcat(S_number(num, n), " ", n == 1 ? one : many, (char *)NULL);
 }
 
 /* "30 questions · 10 easy · 12 medium · 8 hard" (difficulties with none left out). */
@@ -217,7 +242,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		tvars_text(v, "page-title", cfg->title);
 	else {
 		/* Short enough for a tab and a search result; else the page's own title. */
-		s = xasprintf("%s \xc2\xb7 %s", title, cfg->title);
+		s = xconcat(title, " \xc2\xb7 ", cfg->title, (char *)NULL);
 		tvars_text(v, "page-title", S_chars(s) <= 60 ? s : title);
 		free(s);
 	}
@@ -312,7 +337,7 @@ S_home(struct html *h)
 	const char *page = "index.html";
 	struct tvars *v = S_common(h, PAGE_HOME, page, site->cfg.title, NULL, NULL);
 	size_t i, k;
-	char *s;
+	char *s, num[NUMBER_LEN];
 	int rc;
 
 	if (site->home && site->home->root) {
@@ -362,9 +387,7 @@ S_home(struct html *h)
 		S_url_var(it, "url", c->url, NULL);
 		tvars_text(it, "title", c->title);
 		tvars_text(it, "description", c->doc && c->doc->src ? c->doc->src->fm.description : NULL);
-		s = xasprintf("%zu", i + 1);
-		tvars_text(it, "number", s);
-		free(s);
+		tvars_text(it, "number", S_number(num, i + 1));
 	}
 	rc = S_write_page(h, THEME_HOME, v, page);
 	tvars_free(v);
@@ -517,7 +540,7 @@ S_option_inline(struct render *r, struct render_out *out, const struct quiz_opti
 static void
 S_question_meta(struct render_out *o, const struct question *q, int sample)
 {
-	char *cls = xasprintf("difficulty difficulty-%s", S_diff_name(q->difficulty));
+	char *cls = xconcat("difficulty difficulty-", S_diff_name(q->difficulty), (char *)NULL);
 
 	render_out_open(o, "p", "question-meta");
 	render_out_open(o, "span", cls);
@@ -549,7 +572,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
     const char *page, int sample)
 {
 	const struct doc *doc = q->topic->doc;
-	char *prefix = xasprintf("%s%s-", sample ? "sample-" : "", q->id);
+	char *prefix = xconcat(sample ? "sample-" : "", q->id, "-", (char *)NULL);
 	struct render *r = S_render(h, doc, page, prefix);
 	struct render *copy;
 	struct render_opts co;
@@ -558,7 +581,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 
 	render_out_open(out, "article", sample ? "question sample" : "question");
 	if (sample) {
-		s = xasprintf("sample-%s", q->id);
+		s = xconcat("sample-", q->id, (char *)NULL);
 		render_out_attr(out, "id", s);
 		free(s);
 		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
@@ -848,7 +871,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 		struct topic *tp = t->topics[i];
 		xmlNodePtr sec = render_el(bank, "section", "topic");
 
-		s = xasprintf("topic-%s", tp->slug);
+		s = xconcat("topic-", tp->slug, (char *)NULL);
 		render_attr(sec, "id", s);
 		free(s);
 		render_attr(sec, "data-topic", tp->slug);
@@ -861,7 +884,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 			render_nl(sec);
 		} else if (!S_range_empty(&tp->intro)) {
 			struct render_out o = { render_el(sec, "div", "topic-intro"), NULL };
-			char *prefix = xasprintf("topic-%s-", tp->slug);
+			char *prefix = xconcat("topic-", tp->slug, "-", (char *)NULL);
 
 			S_intro(h, &o, tp->doc, page, &tp->intro, prefix);
 			free(prefix);
@@ -912,7 +935,7 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d, const 
 
 	for (i = 0; i < d->ncards; i++) {
 		const struct card *c = &d->cards[i];
-		char *prefix = xasprintf("%s-", c->id);
+		char *prefix = xconcat(c->id, "-", (char *)NULL);
 		struct render *r = S_render(h, d->doc, page, prefix);
 
 		render_out_open(o, "li", "card");
@@ -1072,7 +1095,7 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 	if (xl->len == 0)
 		return;
 	render_out_open(o, "aside", "practise");
-	label = xasprintf("Practise this: %s", about);
+	label = xconcat("Practise this: ", about, (char *)NULL);
 	render_out_attr(o, "aria-label", label);
 	free(label);
 	render_out_nl(o);
@@ -1255,10 +1278,11 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
 	struct outline ol = { NULL, NULL, 0, 0 };
 	size_t i;
-	char *s;
+	char *s, num[NUMBER_LEN], of[NUMBER_LEN];
 	int rc;
 
-	s = xasprintf("Guide \xc2\xb7 Chapter %zu of %zu", index + 1, h->site->nchapters);
+	s = xconcat("Guide \xc2\xb7 Chapter ", S_number(num, index + 1), " of ",
+	    S_number(of, h->site->nchapters), (char *)NULL);
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
@@ -1726,7 +1750,7 @@ S_prerendered(struct html *h, const struct question *q, int sample, const struct
 	if (q)
 		S_question(h, &p.out, q, "", sample);
 	else {
-		char *prefix = xasprintf("topic-%s-", tp->slug);
+		char *prefix = xconcat("topic-", tp->slug, "-", (char *)NULL);
 
 		S_intro(h, &p.out, tp->doc, "", &tp->intro, prefix);
 		free(prefix);
