@@ -108,7 +108,7 @@ S_plural(size_t n, const char *one, const char *many)
 {
 	char num[NUMBER_LEN];
 
-	return xconcat(S_number(num, n), " ", n == 1 ? one : many, (char *)NULL);
+	return xconcat(S_number(num, n), " ", n == 1 ? one : many, NULL);
 }
 
 /* "30 questions · 10 easy · 12 medium · 8 hard" (difficulties with none left out). */
@@ -242,7 +242,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		tvars_text(v, "page-title", cfg->title);
 	else {
 		/* Short enough for a tab and a search result; else the page's own title. */
-		s = xconcat(title, " \xc2\xb7 ", cfg->title, (char *)NULL);
+		s = xconcat(title, " \xc2\xb7 ", cfg->title, NULL);
 		tvars_text(v, "page-title", S_chars(s) <= 60 ? s : title);
 		free(s);
 	}
@@ -540,7 +540,7 @@ S_option_inline(struct render *r, struct render_out *out, const struct quiz_opti
 static void
 S_question_meta(struct render_out *o, const struct question *q, int sample)
 {
-	char *cls = xconcat("difficulty difficulty-", S_diff_name(q->difficulty), (char *)NULL);
+	char *cls = xconcat("difficulty difficulty-", S_diff_name(q->difficulty), NULL);
 
 	render_out_open(o, "p", "question-meta");
 	render_out_open(o, "span", cls);
@@ -572,7 +572,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
     const char *page, int sample)
 {
 	const struct doc *doc = q->topic->doc;
-	char *prefix = xconcat(sample ? "sample-" : "", q->id, "-", (char *)NULL);
+	char *prefix = xconcat(sample ? "sample-" : "", q->id, "-", NULL);
 	struct render *r = S_render(h, doc, page, prefix);
 	struct render *copy;
 	struct render_opts co;
@@ -581,7 +581,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 
 	render_out_open(out, "article", sample ? "question sample" : "question");
 	if (sample) {
-		s = xconcat("sample-", q->id, (char *)NULL);
+		s = xconcat("sample-", q->id, NULL);
 		render_out_attr(out, "id", s);
 		free(s);
 		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
@@ -871,7 +871,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 		struct topic *tp = t->topics[i];
 		xmlNodePtr sec = render_el(bank, "section", "topic");
 
-		s = xconcat("topic-", tp->slug, (char *)NULL);
+		s = xconcat("topic-", tp->slug, NULL);
 		render_attr(sec, "id", s);
 		free(s);
 		render_attr(sec, "data-topic", tp->slug);
@@ -884,7 +884,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 			render_nl(sec);
 		} else if (!S_range_empty(&tp->intro)) {
 			struct render_out o = { render_el(sec, "div", "topic-intro"), NULL };
-			char *prefix = xconcat("topic-", tp->slug, "-", (char *)NULL);
+			char *prefix = xconcat("topic-", tp->slug, "-", NULL);
 
 			S_intro(h, &o, tp->doc, page, &tp->intro, prefix);
 			free(prefix);
@@ -935,7 +935,7 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d, const 
 
 	for (i = 0; i < d->ncards; i++) {
 		const struct card *c = &d->cards[i];
-		char *prefix = xconcat(c->id, "-", (char *)NULL);
+		char *prefix = xconcat(c->id, "-", NULL);
 		struct render *r = S_render(h, d->doc, page, prefix);
 
 		render_out_open(o, "li", "card");
@@ -1095,7 +1095,7 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 	if (xl->len == 0)
 		return;
 	render_out_open(o, "aside", "practise");
-	label = xconcat("Practise this: ", about, (char *)NULL);
+	label = xconcat("Practise this: ", about, NULL);
 	render_out_attr(o, "aria-label", label);
 	free(label);
 	render_out_nl(o);
@@ -1282,7 +1282,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	int rc;
 
 	s = xconcat("Guide \xc2\xb7 Chapter ", S_number(num, index + 1), " of ",
-	    S_number(of, h->site->nchapters), (char *)NULL);
+	    S_number(of, h->site->nchapters), NULL);
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
@@ -1750,7 +1750,7 @@ S_prerendered(struct html *h, const struct question *q, int sample, const struct
 	if (q)
 		S_question(h, &p.out, q, "", sample);
 	else {
-		char *prefix = xconcat("topic-", tp->slug, "-", (char *)NULL);
+		char *prefix = xconcat("topic-", tp->slug, "-", NULL);
 
 		S_intro(h, &p.out, tp->doc, "", &tp->intro, prefix);
 		free(prefix);

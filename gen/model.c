@@ -674,7 +674,7 @@ S_build_topic(struct doc *d, struct test *t, const char *url, const char *slug,
 	}
 	if (d->src->kind == SOURCE_TOPIC) {
 		/* A link to the topic file without # lands on the topic. */
-		char *id = xconcat("topic-", tp->slug, (char *)NULL);
+		char *id = xconcat("topic-", tp->slug, NULL);
 
 		S_anchor_add(d, id, ANCHOR_TOPIC, 1, 1, NULL, tp);
 		free(id);
@@ -1108,8 +1108,8 @@ S_build_deck(struct doc *d, struct diag_list *dl)
 	dk->slug = S_stem(d->src->rel);
 	dk->doc = d;
 	dk->weight = d->src->fm.weight;
-	dk->url = xconcat("cards/", dk->slug, "/index.html", (char *)NULL);
-	dk->pdf_url = xconcat("print/", dk->slug, ".pdf", (char *)NULL);
+	dk->url = xconcat("cards/", dk->slug, "/index.html", NULL);
+	dk->pdf_url = xconcat("print/", dk->slug, ".pdf", NULL);
 	if (d->src->fm.description)
 		dk->description = xstrdup(d->src->fm.description);
 	d->deck = dk;
@@ -1187,7 +1187,7 @@ S_build_chapter(struct doc *d, struct diag_list *dl)
 		c->slug = xstrndup(rel, strlen(rel) - 3);
 	c->weight = d->src->fm.weight;
 	c->doc = d;
-	c->url = xconcat("guide/", c->slug, "/index.html", (char *)NULL);
+	c->url = xconcat("guide/", c->slug, "/index.html", NULL);
 	d->chapter = c;
 	d->url = xstrdup(c->url);
 	S_build_page(d, &hl, dl);

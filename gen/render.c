@@ -767,7 +767,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_open(r, "code", NULL);
 		s = S_language(cmark_node_get_fence_info(node));
 		if (*s) {
-			char *cls = xconcat("language-", s, (char *)NULL);
+			char *cls = xconcat("language-", s, NULL);
 
 			S_attr(r, "class", cls);
 			free(cls);
