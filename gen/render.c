@@ -191,25 +191,29 @@ static char *
 S_site_url(const struct site *site, const struct doc *doc, const char *page, const char *dest,
     int is_image)
 {
-	char *target, *path, *rel, *res;
+	char *target, *res;
 	const char *hash;
+	struct buf b;
+	size_t n;
 
 	target = links_output_target(site, doc, dest);
 	/* A relative destination that did not resolve is broken: never emitted as written. */
 	if (target == NULL)
 		return links_is_external(dest) && links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
 	hash = strchr(target, '#');
-	path = hash ? xstrndup(target, (size_t)(hash - target)) : xstrdup(target);
-	if (hash && (path[0] == '\0' || strcmp(path, page) == 0))
+	n = hash ? (size_t)(hash - target) : strlen(target);
+	/* A place on this page: the fragment alone. */
+	if (hash && (n == 0 || (strncmp(target, page, n) == 0 && page[n] == '\0')))
 		res = xstrdup(hash);
-	else if ((rel = path_relative(page, path)) != NULL && hash) {
-		res = xmalloc(strlen(rel) + strlen(hash) + 1);
-		strcpy(res, rel);
-		strcat(res, hash);
-		free(rel);
-	} else
-		res = rel;
-	free(path);
+	else {
+		/* One block for it all: most URLs fit in what is reserved. */
+		buf_init(&b);
+		buf_reserve(&b, strlen(target) + 64);
+		path_relative_put(&b, page, target, n);
+		if (hash)
+			buf_puts(&b, hash);
+		res = buf_detach(&b);
+	}
 	free(target);
 	return res;
 }

@@ -688,26 +688,15 @@ S_url_is_fixed(const char *url)
 static void
 S_page_url_put(struct buf *b, const char *page_url, const char *url)
 {
-	const char *p, *rest, *f = page_url, *t = url, *lf = page_url, *lt = url;
+	const char *rest;
 
 	if (S_url_is_fixed(url)) {
 		buf_puts(b, url);
 		return;
 	}
 	rest = url + strcspn(url, "?#");
-	/* Past the folders the two share; a "../" for each the page is in beyond them. */
-	while (*f && t < rest && *f == *t) {
-		if (*f == '/') {
-			lf = f + 1;
-			lt = t + 1;
-		}
-		f++;
-		t++;
-	}
-	for (p = lf; *p; p++)
-		if (*p == '/')
-			buf_put(b, "../", 3);
-	buf_puts(b, lt);
+	path_relative_put(b, page_url, url, (size_t)(rest - url));
+	buf_puts(b, rest);
 }
 
 static int

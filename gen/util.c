@@ -412,15 +412,14 @@ out:
 	return res;
 }
 
-char *
-path_relative(const char *from, const char *to)
+void
+path_relative_put(struct buf *b, const char *from, const char *to, size_t to_len)
 {
-	struct buf b;
-	const char *f = from, *t = to, *lf = from, *lt = to;
+	const char *f = from, *t = to, *end = to + to_len, *lf = from, *lt = to;
 	const char *q;
 
-	/* Skip the common directory prefix. */
-	while (*f && *t && *f == *t) {
+	/* Past the folders the two share; a "../" for each one from is in beyond them. */
+	while (*f && t < end && *f == *t) {
 		if (*f == '/') {
 			lf = f + 1;
 			lt = t + 1;
@@ -428,11 +427,19 @@ path_relative(const char *from, const char *to)
 		f++;
 		t++;
 	}
-	buf_init(&b);
 	for (q = lf; *q; q++)
 		if (*q == '/')
-			buf_puts(&b, "../");
-	buf_puts(&b, lt);
+			buf_put(b, "../", 3);
+	buf_put(b, lt, (size_t)(end - lt));
+}
+
+char *
+path_relative(const char *from, const char *to)
+{
+	struct buf b;
+
+	buf_init(&b);
+	path_relative_put(&b, from, to, strlen(to));
 	return buf_detach(&b);
 }
 

@@ -91,6 +91,8 @@ const char *path_basename(const char *p);
 char *path_normalize(const char *p);
 /* The relative URL that leads from page `from` to `to` (both relative to the output root). */
 char *path_relative(const char *from, const char *to);
+/* path_relative(from, the first to_len bytes of to), appended to b. */
+void path_relative_put(struct buf *b, const char *from, const char *to, size_t to_len);
 /*
  * A relative path as a URL path: every byte but letters, digits, '/' and
  * -._~!$&'()*+,;=@ is percent-encoded, so spaces, '#', '?', '%' and
