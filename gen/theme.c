@@ -786,17 +786,21 @@ S_attr_value(xmlAttrPtr a, char **copy)
 	return *copy;
 }
 
+/* 1 for text of spaces, tabs and line feeds only: what the fill and the emitter call blank. */
+static int
+S_text_is_blank(const char *text)
+{
+	for (; *text; text++)
+		if (*text != ' ' && *text != '\t' && *text != '\n')
+			return 0;
+	return 1;
+}
+
 static int
 S_is_blank(xmlNodePtr n)
 {
-	const xmlChar *c;
-
-	if (n == NULL || n->type != XML_TEXT_NODE)
-		return 0;
-	for (c = n->content; c && *c; c++)
-		if (*c != ' ' && *c != '\t' && *c != '\n')
-			return 0;
-	return 1;
+	return n != NULL && n->type == XML_TEXT_NODE &&
+	    (n->content == NULL || S_text_is_blank((const char *)n->content));
 }
 
 static void
@@ -1794,15 +1798,6 @@ struct ttext {
 	int blank;                 /* spaces, tabs and line feeds only */
 };
 
-static int
-S_text_is_blank(const char *text)
-{
-	for (; *text; text++)
-		if (*text != ' ' && *text != '\t' && *text != '\n')
-			return 0;
-	return 1;
-}
-
 static struct ttext *
 S_text_facts(xmlNodePtr n)
 {
@@ -1838,22 +1833,22 @@ S_free_facts(xmlNodePtr top)
 	size_t i;
 
 	for (n = top; n; n = theme_next_node(n, top)) {
-		struct tel *el = n->type == XML_ELEMENT_NODE ? n->_private : NULL;
+		if (n->_private == NULL)
+			continue;
+		if (n->type == XML_ELEMENT_NODE) {
+			struct tel *el = n->_private;
 
-		if (n->type == XML_TEXT_NODE && n->_private) {
+			for (i = 0; i < el->nattrs; i++)
+				free(el->fixed[i]);
+			free(el->fixed);
+			free(el->start);
+			free(el);
+		} else if (n->type == XML_TEXT_NODE) {
 			struct ttext *tt = n->_private;
 
 			free(tt->escaped);
 			free(tt);
-			n->_private = NULL;
 		}
-		if (el == NULL)
-			continue;
-		for (i = 0; i < el->nattrs; i++)
-			free(el->fixed[i]);
-		free(el->fixed);
-		free(el->start);
-		free(el);
 		n->_private = NULL;
 	}
 }
@@ -1927,13 +1922,13 @@ S_emit_text(struct emit *e, const char *text, int noenc)
 		S_escape(e->s.b, text, 0);
 }
 
-/* A template's text node: S_emit_text, with what S_text_facts worked out. */
+/* A template's text node (every one has its facts: S_cache_facts): S_emit_text, worked out at load. */
 static void
 S_emit_template_text(struct emit *e, xmlNodePtr n)
 {
 	const struct ttext *tt = n->_private;
 
-	if (tt == NULL || n->name == xmlStringTextNoenc || e->open[e->nopen - 1].raw) {
+	if (n->name == xmlStringTextNoenc || e->open[e->nopen - 1].raw) {
 		S_emit_text(e, (const char *)n->content, n->name == xmlStringTextNoenc);
 		return;
 	}
