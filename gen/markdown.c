@@ -117,6 +117,21 @@ S_valid_utf8(const char *s)
 }
 
 /*
+ * One of n's texts, read (which makes it n's own copy: cmark_chunk_to_cstr)
+ * and set again only where S_valid_utf8 had to repair it.
+ */
+static void
+S_repair(cmark_node *n, const char *(*get)(cmark_node *), int (*set)(cmark_node *, const char *))
+{
+	char *fixed = S_valid_utf8(get(n));
+
+	if (fixed != NULL) {
+		set(n, fixed);
+		free(fixed);
+	}
+}
+
+/*
  * One walk over a new tree; returns how many nodes it has.
  *
  * cmark-gfm 0.29 can cut a character in two: a "[^" that is no footnote
@@ -141,35 +156,21 @@ S_finish_tree(cmark_node *root)
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
-		char *fixed;
 
 		if (ev == CMARK_EVENT_EXIT) {
 			cmark_strbuf_free(&n->content);
 			continue;
 		}
 		nodes++;
-		/* Nearly every text is valid: no copy is made, and none freed. */
-		if ((fixed = S_valid_utf8(cmark_node_get_literal(n))) != NULL) {
-			cmark_node_set_literal(n, fixed);
-			free(fixed);
-		}
+		S_repair(n, cmark_node_get_literal, cmark_node_set_literal);
 		switch (cmark_node_get_type(n)) {
 		case CMARK_NODE_LINK:
 		case CMARK_NODE_IMAGE:
-			if ((fixed = S_valid_utf8(cmark_node_get_url(n))) != NULL) {
-				cmark_node_set_url(n, fixed);
-				free(fixed);
-			}
-			if ((fixed = S_valid_utf8(cmark_node_get_title(n))) != NULL) {
-				cmark_node_set_title(n, fixed);
-				free(fixed);
-			}
+			S_repair(n, cmark_node_get_url, cmark_node_set_url);
+			S_repair(n, cmark_node_get_title, cmark_node_set_title);
 			break;
 		case CMARK_NODE_CODE_BLOCK:
-			if ((fixed = S_valid_utf8(cmark_node_get_fence_info(n))) != NULL) {
-				cmark_node_set_fence_info(n, fixed);
-				free(fixed);
-			}
+			S_repair(n, cmark_node_get_fence_info, cmark_node_set_fence_info);
 			break;
 		default:
 			break;
