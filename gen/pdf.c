@@ -15,7 +15,8 @@
  * its body with an ellipsis in the margin, never silently.
  *
  * Pages are drawn one at a time and each card's layouts are freed with
- * it, so memory stays flat however long the deck.
+ * it, and a deck's cards can come a run at a time (pdf_deck_draw), so
+ * memory stays flat however long the deck.
  */
 #include "pdf.h"
 
@@ -79,7 +80,11 @@ struct style {
 
 struct writer {
 	const struct site *site;
-	const struct deck *deck;
+	const struct deck *deck;     /* its title, slug and file; its cards come in pdf_deck_draw */
+	size_t ncards;               /* the deck's cards, all told */
+	/* The cards given last (pdf_deck_draw): card number cards_first + 1 onwards. */
+	const struct card *cards;
+	size_t cards_first, cards_given;
 	const struct print_config *pc;
 	struct impose im;
 	struct style st;
@@ -95,7 +100,7 @@ struct writer {
 	 * as much as shaping a paragraph.
 	 */
 	PangoLayout *folio[FOLIO_KEEP];
-	const struct card *folio_card[FOLIO_KEEP];
+	int folio_number[FOLIO_KEEP];  /* whose folio it is: the card's number */
 	struct diag_list *dl;
 	const char *file;            /* the deck's source, for warnings */
 	int progress;
@@ -106,6 +111,13 @@ struct writer {
 };
 
 /* ---- small helpers ------------------------------------------------- */
+
+/* The deck's card k (0-based): one of the cards given last, as every page drawn or laid out has. */
+static const struct card *
+S_card(const struct writer *w, size_t k)
+{
+	return &w->cards[k - w->cards_first];
+}
 
 static PangoLayout *
 S_layout(const struct writer *w, const char *text, int plain)
@@ -184,7 +196,7 @@ S_meta_layout(struct writer *w, const char *text, int caps)
 static char *
 S_folio(const struct writer *w, const struct card *c)
 {
-	return xasprintf("%s \xc2\xb7 %d / %zu", c->label ? c->label : "", c->number, w->deck->ncards);
+	return xasprintf("%s \xc2\xb7 %d / %zu", c->label ? c->label : "", c->number, w->ncards);
 }
 
 static void
@@ -223,16 +235,16 @@ S_clip_body(struct writer *w, double top, double room)
 static PangoLayout *
 S_frame_folio(struct writer *w, const struct card *c)
 {
-	size_t k = (size_t)(c - w->deck->cards) % FOLIO_KEEP;
+	size_t k = (size_t)(c->number - 1) % FOLIO_KEEP;
 	char *folio;
 
-	if (w->folio_card[k] == c)
+	if (w->folio_number[k] == c->number)
 		return w->folio[k];
 	if (w->folio[k])
 		g_object_unref(w->folio[k]);
 	folio = S_folio(w, c);
 	w->folio[k] = S_meta_layout(w, folio, 0);
-	w->folio_card[k] = c;
+	w->folio_number[k] = c->number;
 	free(folio);
 	return w->folio[k];
 }
@@ -795,7 +807,7 @@ S_typeset_close(struct writer *w)
 		if (w->folio[k])
 			g_object_unref(w->folio[k]);
 		w->folio[k] = NULL;
-		w->folio_card[k] = NULL;
+		w->folio_number[k] = 0;
 	}
 	if (w->head)
 		g_object_unref(w->head);
@@ -935,6 +947,7 @@ struct fitting {
 	size_t per_sheet;
 	size_t nslots;
 	size_t npages;
+	size_t avail;                /* pages whose cards are given (pdf_deck_draw); under lock */
 	size_t claimed;              /* pages claimed so far; under lock */
 	size_t released;             /* pages the writer is done with; under lock */
 	int stopping;                /* under lock: helpers claim no more */
@@ -965,7 +978,7 @@ S_prep_clear(struct fitting *ft, size_t slot)
 static int
 S_claim(struct fitting *ft, size_t *p)
 {
-	if (ft->stopping || ft->claimed >= ft->npages || ft->claimed >= ft->released + ft->nslots)
+	if (ft->stopping || ft->claimed >= ft->avail || ft->claimed >= ft->released + ft->nslots)
 		return 0;
 	*p = ft->claimed++;
 	return 1;
@@ -983,13 +996,14 @@ S_lay_out_page(struct fitting *ft, size_t p)
 	if (t->pango == NULL) {
 		t->site = w->site;
 		t->deck = w->deck;
+		t->ncards = w->ncards;
 		t->pc = w->pc;
 		t->st = w->st;
 		S_typeset_open(t, ft->maps[slot]);
 	}
-	impose_page(&w->im, w->deck->ncards, p, &pg);
+	impose_page(&w->im, w->ncards, p, &pg);
 	for (i = 0; i < pg.count; i++) {
-		const struct card *c = &w->deck->cards[pg.first + i];
+		const struct card *c = S_card(w, pg.first + i);
 		struct prep *pr = &ft->preps[slot * ft->per_sheet + i];
 		double room = S_room(t, c, &pr->folio);
 
@@ -1120,74 +1134,164 @@ S_fitting_finish(struct fitting *ft)
 	memset(ft, 0, sizeof(*ft));
 }
 
+/* The pages whose cards are given: helpers may lay them out. */
+static void
+S_fitting_avail(struct fitting *ft, size_t avail)
+{
+	if (ft->batch == NULL)
+		return;
+	pthread_mutex_lock(&ft->lock);
+	ft->avail = avail;
+	pthread_cond_broadcast(&ft->cond);
+	pthread_mutex_unlock(&ft->lock);
+}
+
+/* Draws page p, whose cards are given; its sides laid out ahead if helpers run. */
+static void
+S_draw_page(struct writer *w, struct fitting *ft, size_t p)
+{
+	struct impose_page pg;
+	struct prep *pr;
+	size_t i;
+
+	impose_page(&w->im, w->ncards, p, &pg);
+	pr = S_prepared(ft, p);
+	if (pg.side != IMPOSE_BACKS) {
+		S_marks(w, pg.count);
+		for (i = 0; i < pg.count; i++) {
+			struct impose_rect r = impose_front(&w->im, (int)i);
+
+			S_front(w, S_card(w, pg.first + i), r, pr ? &pr[i] : NULL);
+			S_outline(w, S_card(w, pg.first + i), p, r);
+		}
+	}
+	if (pg.side != IMPOSE_FRONTS)
+		for (i = 0; i < pg.count; i++)
+			S_back(w, S_card(w, pg.first + i), impose_back(&w->im, (int)i),
+			    pr ? &pr[i] : NULL);
+	S_release(ft, p);
+	cairo_show_page(w->cr);
+}
+
+struct pdf_deck {
+	struct writer w;
+	struct fitting ft;
+	char *path;
+	size_t npages;
+	size_t next;                 /* the next page to draw */
+	int failed;                  /* could not open, or stopped by a signal */
+};
+
+struct pdf_deck *
+pdf_deck_open(const struct site *site, const struct deck *deck, size_t ncards,
+    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl)
+{
+	struct pdf_deck *pd = xcalloc(1, sizeof(*pd));
+	struct writer *w = &pd->w;
+	char *subject;
+
+	w->site = site;
+	w->deck = deck;
+	w->ncards = ncards;
+	w->pc = pc;
+	w->dl = dl;
+	w->file = deck->doc && deck->doc->src ? deck->doc->src->display : NULL;
+	if (impose_plan(&w->im, pc) == -1) {
+		S_plan_error(pc, site ? site->cfg.path : NULL, dl);
+		free(pd);
+		return NULL;
+	}
+	S_style(&w->st, pc);
+	pd->path = xstrdup(path);
+	w->progress = ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
+	subject = deck->description && *deck->description ? xstrdup(deck->description)
+	    : xasprintf("%zu flashcards", ncards);
+	if (S_open(w, path, deck->title ? deck->title : deck->slug, subject) == -1) {
+		free(subject);
+		pd->failed = 1;
+		pdf_deck_close(pd);
+		return NULL;
+	}
+	free(subject);
+	pd->npages = impose_page_count(&w->im, ncards);
+	if (pd->npages == 0)
+		S_empty_page(w);
+	/* This thread draws; the others, if any, lay the pages out ahead of it. */
+	if (nthreads > 1 && pd->npages > 1)
+		S_fitting_start(&pd->ft, w, pd->npages, nthreads - 1);
+	return pd;
+}
+
+int
+pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *done)
+{
+	struct writer *w = &pd->w;
+	struct impose_page pg;
+	size_t avail, first;
+
+	*done = 0;
+	if (pd->failed)
+		return -1;
+	w->cards = cards;
+	w->cards_given = n;
+	for (avail = pd->next; avail < pd->npages; avail++) {
+		impose_page(&w->im, w->ncards, avail, &pg);
+		if (pg.first + pg.count > w->cards_first + n)
+			break;
+	}
+	S_fitting_avail(&pd->ft, avail);
+	for (; pd->next < avail; pd->next++) {
+		/* A signal stops the deck between pages; build_finish reports it. */
+		if (build_should_stop()) {
+			pd->failed = 1;
+			return -1;
+		}
+		S_draw_page(w, &pd->ft, pd->next);
+		if ((pd->next + 1) % 50 == 0)
+			S_progress(w, pd->next + 1, pd->npages, 0);
+	}
+	/*
+	 * Every page laid out is drawn: the cards before the next page's are
+	 * done with, by this thread and the helpers.
+	 */
+	if (pd->next < pd->npages) {
+		impose_page(&w->im, w->ncards, pd->next, &pg);
+		first = pg.first;
+	} else
+		first = w->ncards;
+	*done = first - w->cards_first;
+	w->cards_first = first;
+	w->cards = NULL;
+	w->cards_given = 0;
+	return 0;
+}
+
+int
+pdf_deck_close(struct pdf_deck *pd)
+{
+	int rc = pd->failed || pd->next < pd->npages ? -1 : 0;
+
+	S_progress(&pd->w, pd->npages, pd->npages, 1);
+	S_fitting_finish(&pd->ft);
+	if (S_close(&pd->w, pd->path) == -1)
+		rc = -1;
+	free(pd->path);
+	free(pd);
+	return rc;
+}
+
 int
 pdf_write_deck(const struct site *site, const struct deck *deck,
     const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl)
 {
-	struct fitting ft;
-	struct writer w;
-	struct impose_page pg;
-	size_t npages, p, i;
-	char *subject = NULL;
-	int rc = -1;
+	struct pdf_deck *pd = pdf_deck_open(site, deck, deck->ncards, pc, path, nthreads, dl);
+	size_t done;
+	int rc;
 
-	memset(&w, 0, sizeof(w));
-	memset(&ft, 0, sizeof(ft));
-	w.site = site;
-	w.deck = deck;
-	w.pc = pc;
-	w.dl = dl;
-	w.file = deck->doc && deck->doc->src ? deck->doc->src->display : NULL;
-	if (impose_plan(&w.im, pc) == -1) {
-		S_plan_error(pc, site ? site->cfg.path : NULL, dl);
+	if (pd == NULL)
 		return -1;
-	}
-	S_style(&w.st, pc);
-	w.progress = deck->ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
-	subject = deck->description && *deck->description ? xstrdup(deck->description)
-	    : xasprintf("%zu flashcards", deck->ncards);
-	if (S_open(&w, path, deck->title ? deck->title : deck->slug, subject) == -1)
-		goto out;
-	npages = impose_page_count(&w.im, deck->ncards);
-	if (npages == 0)
-		S_empty_page(&w);
-	/* This thread draws; the others, if any, lay the pages out ahead of it. */
-	if (nthreads > 1 && npages > 1)
-		S_fitting_start(&ft, &w, npages, nthreads - 1);
-	for (p = 0; p < npages; p++) {
-		struct prep *pr;
-
-		/* A signal stops the deck between pages; build_finish reports it. */
-		if (build_should_stop())
-			goto out;
-		impose_page(&w.im, deck->ncards, p, &pg);
-		pr = S_prepared(&ft, p);
-		if (pg.side != IMPOSE_BACKS) {
-			S_marks(&w, pg.count);
-			for (i = 0; i < pg.count; i++) {
-				struct impose_rect r = impose_front(&w.im, (int)i);
-
-				S_front(&w, &deck->cards[pg.first + i], r, pr ? &pr[i] : NULL);
-				S_outline(&w, &deck->cards[pg.first + i], p, r);
-			}
-		}
-		if (pg.side != IMPOSE_FRONTS)
-			for (i = 0; i < pg.count; i++)
-				S_back(&w, &deck->cards[pg.first + i], impose_back(&w.im, (int)i),
-				    pr ? &pr[i] : NULL);
-		S_release(&ft, p);
-		cairo_show_page(w.cr);
-		if ((p + 1) % 50 == 0)
-			S_progress(&w, p + 1, npages, 0);
-	}
-	S_progress(&w, npages, npages, 1);
-	rc = 0;
-out:
-	S_fitting_finish(&ft);
-	if (S_close(&w, path) == -1)
-		rc = -1;
-	free(subject);
-	return rc;
+	rc = pdf_deck_draw(pd, deck->cards, deck->ncards, &done);
+	return pdf_deck_close(pd) == -1 ? -1 : rc;
 }
 
 /* ---- calibration ----------------------------------------------------- */
