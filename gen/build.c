@@ -540,14 +540,22 @@ build_begin(const char *root, const struct build_options *opt, struct diag_list 
 	return b;
 }
 
-int
-build_draw_deck(void *arg, const struct site *site, struct deck *dk, int nthreads,
-    struct diag_list *dl)
+/* A deck's PDF drawn as it loads (build_drawer). */
+struct build_drawing {
+	struct build *b;
+	struct pdf_deck *pd;
+	char *tmp;                   /* the file it is written to */
+};
+
+static int
+S_draw_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards,
+    int nthreads, struct diag_list *dl, void **drawing)
 {
 	struct build *b = arg;
+	struct build_drawing *bd;
 	char *path, *tmp;
-	int rc;
 
+	*drawing = NULL;
 	if (!S_wanted(b->opt, dk))
 		return 0;
 	if (dir_make(b->printdir) == -1) {
@@ -555,21 +563,50 @@ build_draw_deck(void *arg, const struct site *site, struct deck *dk, int nthread
 		return -1;
 	}
 	S_deck_paths(b->printdir, dk, b->staging == NULL, &path, &tmp);
-	rc = pdf_write_deck(site, dk, &site->cfg.print, tmp, nthreads, dl);
+	free(path);
+	bd = xcalloc(1, sizeof(*bd));
+	bd->b = b;
+	bd->tmp = tmp;
+	if ((bd->pd = pdf_deck_open(site, dk, ncards, &site->cfg.print, tmp, nthreads, dl)) == NULL) {
+		unlink(tmp);
+		free(tmp);
+		free(bd);
+		return -1;
+	}
+	*drawing = bd;
+	return 0;
+}
+
+static int
+S_draw_cards(void *drawing, const struct card *cards, size_t n, size_t *done)
+{
+	struct build_drawing *bd = drawing;
+
+	return pdf_deck_draw(bd->pd, cards, n, done);
+}
+
+static int
+S_draw_close(void *drawing, int keep)
+{
+	struct build_drawing *bd = drawing;
+	struct build *b = bd->b;
+	int rc = pdf_deck_close(bd->pd) == 0 && keep ? 0 : -1;
+
 	if (rc == 0 && b->staging == NULL) {
 		/* Renamed into place when the whole site has loaded without error. */
 		pthread_mutex_lock(&b->mu);
 		b->drawn = xgrow(b->drawn, &b->cap, b->ndrawn + 1, sizeof(*b->drawn));
-		b->drawn[b->ndrawn++] = tmp;
-		tmp = NULL;
+		b->drawn[b->ndrawn++] = bd->tmp;
+		bd->tmp = NULL;
 		pthread_mutex_unlock(&b->mu);
 	} else if (rc == -1)
-		unlink(tmp);
-	dk->drawn = rc == 0;
-	free(tmp);
-	free(path);
+		unlink(bd->tmp);
+	free(bd->tmp);
+	free(bd);
 	return rc;
 }
+
+const struct deck_drawer build_drawer = { S_draw_open, S_draw_cards, S_draw_close };
 
 int
 build_finish(struct build *b, const struct site *site, struct diag_list *dl)

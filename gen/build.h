@@ -44,7 +44,7 @@ int build_run(const struct site *site, const struct build_options *opt,
 
 /*
  * A build in two steps, so that decks can be drawn as the site loads,
- * and their trees dropped (site_options.draw_deck): build_begin checks
+ * and their trees dropped (site_options.draw): build_begin checks
  * and locks the output for a site at root and makes the staging folder,
  * before loading; build_finish writes what is left and puts it in
  * place, or with site NULL (the load failed) removes everything the
@@ -56,9 +56,8 @@ struct build *build_begin(const char *root, const struct build_options *opt,
     struct diag_list *dl);
 int build_finish(struct build *b, const struct site *site, struct diag_list *dl);
 
-/* site_options.draw_deck, arg a struct build: a wanted deck's PDF, where build_finish expects it. */
-int build_draw_deck(void *arg, const struct site *site, struct deck *dk, int nthreads,
-    struct diag_list *dl);
+/* site_options.draw, draw_arg a struct build: a wanted deck's PDF, where build_finish expects it. */
+extern const struct deck_drawer build_drawer;
 
 /*
  * Refuses an output folder that would destroy sources: "/", the site

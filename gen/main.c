@@ -188,7 +188,7 @@ S_load(struct site *site, const struct cli *cli, int keep, int html, struct buil
 	so.render_topic = html && !keep ? html_render_topic : NULL;
 	so.render_deck = html && !keep ? html_render_deck : NULL;
 	so.render_chapter = html && !keep ? html_render_chapter : NULL;
-	so.draw_deck = b && !keep ? build_draw_deck : NULL;
+	so.draw = b && !keep ? &build_drawer : NULL;
 	so.draw_arg = b;
 	so.links_only = !html && !keep;
 	so.reread = so.links_only && b;

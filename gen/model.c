@@ -1370,7 +1370,7 @@ struct parse_batch {
 	void (*render_topic)(const struct site *, struct topic *);
 	void (*render_deck)(const struct site *, struct deck *);
 	void (*render_chapter)(const struct site *, struct chapter *);
-	int (*draw_deck)(void *, const struct site *, struct deck *, int, struct diag_list *);
+	const struct deck_drawer *draw;
 	void *draw_arg;
 	int deck_threads;          /* threads a deck drawn at load may use: its share of the pool */
 	size_t chunk_min;          /* decks of more cards than this are built in chunks (site_options.chunk_cards) */
@@ -1463,18 +1463,24 @@ S_questions_free(struct question *v, size_t n)
 	free(v);
 }
 
+/* What a card owns; the card itself is its array's. */
+static void
+S_card_release(struct card *c)
+{
+	free(c->id);
+	free(c->label);
+	free(c->front_text);
+	free(c->links_to.v);
+}
+
 /* S_questions_free for a deck's cards. */
 static void
 S_cards_free(struct card *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(v[i].id);
-		free(v[i].label);
-		free(v[i].front_text);
-		free(v[i].links_to.v);
-	}
+	for (i = 0; i < n; i++)
+		S_card_release(&v[i]);
 	free(v);
 }
 
@@ -1694,7 +1700,7 @@ S_deck_drop_tree(struct deck *dk)
 static void
 S_deck_drop_cards(struct deck *dk)
 {
-	dk->dropped = dk->ncards;
+	dk->dropped += dk->ncards;
 	S_cards_free(dk->cards, dk->ncards);
 	dk->cards = NULL;
 	dk->ncards = 0;
@@ -1715,18 +1721,114 @@ S_lines_in(const char *p, const char *end)
 }
 
 /*
+ * A deck being drawn as it loads (site_options.draw), a chunk of cards at
+ * a time: the cards the drawer has been given and wants again (a sheet
+ * they are on is not complete yet), their trees gone.
+ */
+struct deck_draw {
+	const struct deck_drawer *dr;
+	void *drawing;             /* NULL: not drawing (not wanted, or open failed) */
+	int failed;                /* open or draw failed, or the deck has an error: not drawn */
+	struct card *held;
+	size_t nheld, held_cap;
+};
+
+/* Starts drawing dk's ncards cards, unless dk has an error already. */
+static void
+S_draw_open(struct parse_batch *pb, struct deck_draw *dd, const struct deck *dk, size_t ncards,
+    struct diag_list *dl)
+{
+	memset(dd, 0, sizeof(*dd));
+	dd->dr = pb->draw;
+	if (dd->dr == NULL || dl->errors > 0)
+		return;
+	if (dd->dr->open(pb->draw_arg, pb->site, dk, ncards, pb->deck_threads, dl, &dd->drawing) == -1) {
+		dd->drawing = NULL;
+		dd->failed = 1;
+	}
+}
+
+/*
+ * Finishes the drawing, kept if `keep` and every card was drawn, and
+ * frees the cards held; 1 if it is kept.
+ */
+static int
+S_draw_close(struct deck_draw *dd, int keep)
+{
+	int drawn = 0;
+
+	keep = keep && !dd->failed && dd->nheld == 0;
+	if (dd->drawing)
+		drawn = dd->dr->close(dd->drawing, keep) == 0 && keep;
+	S_cards_free(dd->held, dd->nheld);
+	memset(dd, 0, sizeof(*dd));
+	return drawn;
+}
+
+/*
+ * Gives the drawer the cards held and then v[0..n) (moved in: the caller
+ * lets go of them), and frees those it is done with; the rest are held,
+ * their trees let go, to be drawn from their bytes (card_tree). At the
+ * deck's first error drawing stops, and cards are freed as they come:
+ * the build fails, and nothing needs them.
+ */
+static void
+S_draw_cards(struct deck_draw *dd, struct card *v, size_t n, const struct diag_list *dl)
+{
+	size_t done = 0, i;
+
+	dd->held = xgrow(dd->held, &dd->held_cap, dd->nheld + n + 1, sizeof(*dd->held));
+	if (n > 0)
+		memcpy(dd->held + dd->nheld, v, n * sizeof(*v));
+	dd->nheld += n;
+	if (dl->errors > 0)
+		dd->failed = 1;
+	if (dd->drawing && !dd->failed &&
+	    dd->dr->draw(dd->drawing, dd->held, dd->nheld, &done) == -1)
+		dd->failed = 1;
+	if (dd->drawing == NULL || dd->failed)
+		done = dd->nheld;
+	for (i = 0; i < done; i++)
+		S_card_release(&dd->held[i]);
+	memmove(dd->held, dd->held + done, (dd->nheld - done) * sizeof(*dd->held));
+	dd->nheld -= done;
+	for (i = 0; i < dd->nheld; i++) {
+		dd->held[i].heading = NULL;
+		memset(&dd->held[i].back, 0, sizeof(dd->held[i].back));
+	}
+}
+
+/* A deck built whole, drawn (site_options.draw): sets dk->drawn. */
+static void
+S_draw_whole(struct parse_batch *pb, struct deck *dk, struct diag_list *dl)
+{
+	struct deck_draw dd;
+	size_t done = 0;
+	int ok;
+
+	S_draw_open(pb, &dd, dk, dk->ncards, dl);
+	if (dd.drawing == NULL)
+		return;
+	ok = dd.dr->draw(dd.drawing, dk->cards, dk->ncards, &done) == 0 && done == dk->ncards;
+	dk->drawn = dd.dr->close(dd.drawing, ok) == 0 && ok;
+}
+
+/*
  * A long deck of a links_only load (site_options.chunk_cards), built a
- * chunk of cards at a time, each chunk's tree dropped before the next is
- * parsed: a whole deck's tree is ten times its source, and print keeps
- * no page of it.
+ * chunk of cards at a time, each chunk drawn (site_options.draw) and its
+ * tree and cards dropped before the next is parsed: a whole deck's tree
+ * is ten times its source, and print keeps no page of it. The deck keeps
+ * its anchors, links and count (deck.dropped), as S_deck_drop_cards
+ * leaves a deck; it is drawn if dk->drawn.
  * Each chunk is a doc of its own (a copy of d's source over the chunk's
  * bytes, its first line where the chunk starts), built and its links
  * kept as any deck's, and then moved into d: so ids, places and messages
  * come out as the whole file's do. That holds only where the file can be
  * cut (md_top_h2_starts) and no id comes out twice (the whole file would
- * have made one unique): 0 then, with nothing left of the try, and the
- * deck is parsed whole. A card keeps where its bytes are (body_off,
- * body_len), for card_tree to parse it again when it is drawn.
+ * have made one unique): 0 then, with nothing left of the try (what was
+ * drawn is thrown away), and the deck is parsed whole. A card keeps
+ * where its bytes are (body_off, body_len), for card_tree to parse it
+ * again if the drawer wants it after its chunk's tree is gone.
  */
 static int
 S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_t len)
@@ -1734,10 +1836,11 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 	struct doc *d = pb->site->docs[job];
 	struct diag_list *dl = &pb->dls[job];
 	struct deck *dk = NULL;
+	struct deck_draw dd;
 	struct anchor *anchors = NULL;
 	struct link_use *uses = NULL;
 	size_t *starts, nstarts, nanchors = 0, anchors_cap = 0, nuses = 0, uses_cap = 0;
-	size_t first, i, k, ncards = 0, cards_cap = 0, total = 1, line_off = 0;
+	size_t first, i, ncards = 0, total = 1, line_off = 0;
 	struct refdefs *refdefs = NULL;
 	char **ids = NULL;
 	char *url = NULL;
@@ -1751,6 +1854,7 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 		free(starts);
 		return 0;
 	}
+	memset(&dd, 0, sizeof(dd));
 	for (first = 0; ok && first < nstarts; first += pb->chunk_cards) {
 		size_t last = first + pb->chunk_cards < nstarts ? first + pb->chunk_cards : nstarts;
 		size_t off = first == 0 ? 0 : starts[first], stop = last < nstarts ? starts[last] : len;
@@ -1799,38 +1903,37 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 			anchors[nanchors++].node = NULL;
 		}
 		free(cd.anchors);
+		if (dk == NULL) {
+			dk = part;
+			dk->doc = d;
+			memset(&dk->intro, 0, sizeof(dk->intro));
+			url = cd.url;
+			cd.url = NULL;
+			/* Drawn as its cards come, if it can be cut: else it is drawn whole. */
+			if (ok)
+				S_draw_open(pb, &dd, dk, nstarts, dl);
+		}
 		/* As many cards as cuts (else all is undone below): card i starts at cut first + i. */
 		for (i = 0; i < part->ncards; i++) {
 			struct card *c = &part->cards[i];
 
-			c->heading = NULL;
-			memset(&c->back, 0, sizeof(c->back));
+			c->deck = dk;
 			c->number = (int)(ncards + i + 1);
 			if (ok) {
 				c->body_off = starts[first + i];
 				c->body_len = (first + i + 1 < nstarts ? starts[first + i + 1] : len) - c->body_off;
 			}
 		}
-		if (dk == NULL) {
-			dk = part;
-			memset(&dk->intro, 0, sizeof(dk->intro));
-			url = cd.url;
-			cd.url = NULL;
-			cards_cap = dk->ncards;
-		} else {
-			/* Sized once to the cuts: a long deck's cards are most of what it keeps. */
-			if (cards_cap < nstarts) {
-				/* No overflow: a cut is a line of at least three bytes of a file read whole. */
-				dk->cards = xrealloc(dk->cards, nstarts * sizeof(*dk->cards));
-				cards_cap = nstarts;
-			}
-			dk->cards = xgrow(dk->cards, &cards_cap, ncards + part->ncards, sizeof(*dk->cards));
-			memcpy(dk->cards + ncards, part->cards, part->ncards * sizeof(*part->cards));
-			dk->ncards = ncards + part->ncards;
-			part->ncards = 0;
+		if (!ok)
+			dd.failed = 1;     /* thrown away below */
+		/* Drawn from their trees, then freed: the drawer holds what it wants again. */
+		ncards += part->ncards;
+		S_draw_cards(&dd, part->cards, part->ncards, dl);
+		free(part->cards);
+		part->cards = NULL;
+		part->ncards = 0;
+		if (part != dk)
 			S_deck_free(part);
-		}
-		ncards = dk->ncards;
 		free(cd.url);
 		free(cd.line_starts);
 		md_scratch_free(cd.scratch);
@@ -1849,6 +1952,7 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 	if (!ok) {
 		struct doc cd0;
 
+		S_draw_close(&dd, 0);
 		for (i = 0; i < nanchors; i++)
 			free(anchors[i].id);
 		free(anchors);
@@ -1865,12 +1969,8 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 		diag_init(dl);
 		return 0;
 	}
-	for (i = k = 0; i < nanchors; i++)
-		if (anchors[i].kind == ANCHOR_CARD && k < dk->ncards)
-			anchors[i].u.card = &dk->cards[k++];
-	for (i = 0; i < dk->ncards; i++)
-		dk->cards[i].deck = dk;
-	dk->doc = d;
+	dk->drawn = S_draw_close(&dd, dl->errors == 0);
+	dk->dropped = ncards;
 	d->deck = dk;
 	d->url = url;
 	d->anchors = anchors;
@@ -1878,6 +1978,7 @@ S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_
 	d->uses = uses;
 	d->nuses = d->uses_cap = nuses;
 	d->refdefs = refdefs;
+	S_anchors_let_go(d, ANCHOR_CARD);
 	return 1;
 }
 
@@ -1890,9 +1991,10 @@ static int
 S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 {
 	struct doc *d = pb->site->docs[job];
+	int chunked = 0;
 
 	if (pb->site->links_only && !pb->render_deck && S_build_deck_chunked(pb, job, body, len)) {
-		/* Built: its tree is gone already. */
+		chunked = 1;           /* built and drawn: its tree and cards are gone already */
 	} else if (!S_parse_streamable(pb, d, body, len, pb->render_deck != NULL)) {
 		return 0;
 	} else {
@@ -1901,8 +2003,8 @@ S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
 	}
 	if (pb->render_deck)
 		pb->render_deck(pb->site, d->deck);
-	if (pb->draw_deck && pb->dls[job].errors == 0)
-		pb->draw_deck(pb->draw_arg, pb->site, d->deck, pb->deck_threads, &pb->dls[job]);
+	if (pb->draw && !chunked)
+		S_draw_whole(pb, d->deck, &pb->dls[job]);
 	S_deck_drop_tree(d->deck);
 	/* One print did not draw has an error, or was not asked for: its cards are done with. */
 	if (pb->site->links_only)
@@ -1928,7 +2030,7 @@ S_parse_job(void *arg, size_t job, int worker)
 	if (pb->stream && src->kind == SOURCE_TOPIC && S_stream_topic(pb, job, body, len))
 		return;
 	if (pb->stream && src->kind == SOURCE_DECK &&
-	    (pb->render_deck || pb->draw_deck || pb->site->links_only) &&
+	    (pb->render_deck || pb->draw || pb->site->links_only) &&
 	    S_stream_deck(pb, job, body, len))
 		return;
 	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
@@ -1992,7 +2094,7 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
 	pb->render_deck = opt ? opt->render_deck : NULL;
 	pb->render_chapter = opt ? opt->render_chapter : NULL;
-	pb->draw_deck = opt && opt->drop_sources ? opt->draw_deck : NULL;
+	pb->draw = opt && opt->drop_sources ? opt->draw : NULL;
 	pb->draw_arg = opt ? opt->draw_arg : NULL;
 	pb->deck_threads = pool_share(site->jobs, ndecks);
 	pb->chunk_min = opt && opt->chunk_cards > 0 ? opt->chunk_cards : DECK_CHUNK_MIN;

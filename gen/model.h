@@ -222,7 +222,7 @@ struct deck {
 	size_t ncards;
 	/* A streamed deck's cards and intro, rendered at load (its tree is gone); NULL otherwise. */
 	struct rendered *cards_html, *intro_html;
-	int drawn;                 /* its PDF was written as it loaded (site_options.draw_deck) */
+	int drawn;                 /* its PDF was written as it loaded (site_options.draw) */
 	size_t dropped;            /* a links_only load's streamed deck: its cards, counted and gone (none in cards) */
 	long weight;
 	char *url;                 /* "cards/<slug>/index.html" */
@@ -308,8 +308,8 @@ struct site_options {
 	 * it, and its tree is dropped for good. Its text is then only in
 	 * the struct rendered of its questions and intro.
 	 *
-	 * With render_deck or draw_deck set, or links_only, decks stream the
-	 * same way: render_deck renders the deck's page, draw_deck writes its
+	 * With render_deck or draw set, or links_only, decks stream the
+	 * same way: render_deck renders the deck's page, draw writes its
 	 * PDF. A deck that cannot be rendered with holes, in a build that
 	 * renders pages, keeps its tree, to be drawn and rendered from after
 	 * loading.
@@ -317,13 +317,8 @@ struct site_options {
 	int drop_sources;
 	void (*render_topic)(const struct site *site, struct topic *tp);
 	void (*render_deck)(const struct site *site, struct deck *dk);
-	/*
-	 * Writes dk's PDF, on up to nthreads threads, and sets dk->drawn;
-	 * called only for a deck built without error. -1 with diagnostics
-	 * added (or none, if a signal stopped it: build_should_stop).
-	 */
-	int (*draw_deck)(void *arg, const struct site *site, struct deck *dk, int nthreads,
-	    struct diag_list *dl);
+	/* Writes each deck's PDF as it loads (struct deck_drawer), with draw_arg. */
+	const struct deck_drawer *draw;
 	void *draw_arg;
 	/* Called once site.toml is read, before any content: settings that win over it. */
 	void (*configure)(struct config *cfg, const void *arg);
@@ -351,17 +346,39 @@ struct site_options {
 	/*
 	 * links_only, without render_deck: a deck of more than DECK_CHUNK_MIN
 	 * cards is built DECK_CHUNK_CARDS cards at a time, its tree never
-	 * whole, where its file allows (S_build_deck_chunked); a card is then
-	 * drawn from card_tree. So print's memory does not grow with the
-	 * length of a deck. A shorter deck's tree is small, and drawn from
-	 * whole, which saves parsing each card again. Set (tests): a deck of
-	 * more than chunk_cards cards, chunk_cards at a time.
+	 * whole, where its file allows (S_build_deck_chunked), and each chunk
+	 * drawn (site_options.draw) before the next is built; a card the
+	 * drawer gives back (a sheet's cards span two chunks) keeps where its
+	 * bytes are, and is drawn from card_tree. So print's memory does not
+	 * grow with the length of a deck. A shorter deck's tree is small, and
+	 * drawn from whole. Set (tests): a deck of more than chunk_cards
+	 * cards, chunk_cards at a time.
 	 */
 	size_t chunk_cards;
 };
 
 #define DECK_CHUNK_MIN 500
 #define DECK_CHUNK_CARDS 128
+
+/*
+ * Draws a deck's PDF as the deck loads (site_options.draw), for a deck
+ * built without error so far. open starts the PDF of dk's ncards cards,
+ * to be drawn on up to nthreads threads: 0 and *drawing set, 0 and
+ * *drawing NULL for a deck not to be drawn, or -1 with diagnostics.
+ * draw gives it cards in deck order, as pdf_deck_draw takes them: it
+ * draws what they complete and says in *done how many, from the first,
+ * it is done with; the rest come again, first, in the next call (their
+ * trees may be gone by then: card.body_len). close finishes the drawing,
+ * kept only if `keep` (the deck was given whole and built without
+ * error): 0 when kept and whole, else -1. After a -1 from open or draw,
+ * only close is called.
+ */
+struct deck_drawer {
+	int (*open)(void *arg, const struct site *site, const struct deck *dk, size_t ncards,
+	    int nthreads, struct diag_list *dl, void **drawing);
+	int (*draw)(void *drawing, const struct card *cards, size_t n, size_t *done);
+	int (*close)(void *drawing, int keep);
+};
 
 /*
  * The tree of one card whose deck's tree is gone (card.body_len > 0),

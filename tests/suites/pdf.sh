@@ -383,9 +383,13 @@ for c in "long basic" "short basic --duplex short-edge" "fold basic --duplex fol
 done
 
 # ---- long decks -----------------------------------------------------------
-# print builds a deck of more than 500 cards 128 at a time and draws each
-# card from its own bytes (model.h, chunk_cards); build keeps the whole
-# tree for the deck's page and draws from it. The PDFs are the same bytes.
+# print builds a deck of more than 500 cards 128 at a time, drawing each
+# chunk from its tree before the next is parsed; a sheet's cards that
+# span two chunks wait, and are drawn from their own bytes (model.h,
+# chunk_cards). build keeps the whole tree for the deck's page and draws
+# from it. The PDFs are the same bytes: on A7 cards (four a sheet, so a
+# chunk ends a sheet) and on business cards (ten a sheet: a chunk of 128
+# leaves eight waiting), with one thread and with helpers.
 sh tests/bench/gen-deck.sh "$tmp/long" 1100
 $Q print -j2 -C "$tmp/long" -o "$tmp/long-print" >/dev/null 2>"$tmp/long-print.err"
 rc=$?
@@ -399,7 +403,19 @@ fi
 pdftotext -f 549 -l 550 "$tmp/long-print/print/generated.pdf" - 2>/dev/null | grep -q "1100 / 1100" &&
 	ok "a deck of 1,100 cards: its last card is numbered 1100 / 1100" ||
 	fail "long deck" "no folio 1100 / 1100 on the last pages"
-
+cp -R "$tmp/long" "$tmp/long-biz"
+sed -i 's/^card = .*/card = "business"/' "$tmp/long-biz/site.toml"
+$Q build -j1 -C "$tmp/long-biz" -o "$tmp/long-biz-build" >/dev/null 2>"$tmp/long-biz-build.err"
+for j in 1 2 3; do
+	$Q print -j$j -C "$tmp/long-biz" -o "$tmp/long-biz-$j" >/dev/null 2>"$tmp/long-biz-$j.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(info "$tmp/long-biz-$j/print/generated.pdf" Pages)" = 220 ] &&
+	    cmp -s "$tmp/long-biz-$j/print/generated.pdf" "$tmp/long-biz-build/print/generated.pdf"; then
+		ok "a deck of 1,100 business cards, ten a sheet, -j$j: print draws the bytes build draws"
+	else
+		fail "long deck" "business cards -j$j: exit $rc, $(info "$tmp/long-biz-$j/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-biz-$j/print/generated.pdf" "$tmp/long-biz-build/print/generated.pdf" 2>&1 | head -n 1)"
+	fi
+done
 # ---- calibration --------------------------------------------------------
 run calibration "$F/basic" --calibration --paper letter
 cal=$tmp/calibration/print/calibration.pdf

@@ -640,30 +640,55 @@ out:
 	fixture_end(&streamed, &ds);
 }
 
-/* What the load asked of draw_deck, deck by deck (test_drawn_decks). */
+/* What the load asked of the drawer, deck by deck (test_drawn_decks). */
 struct draw_log {
 	char slugs[64];            /* each drawn deck's slug and a space */
-	int tree_held;             /* every call came with the cards' headings in place */
-	int configured;            /* every call came after configure */
-	int threads;               /* nthreads of the last call */
+	int tree_held;             /* every card came with its heading in place */
+	int configured;            /* every deck came after configure */
+	int threads;               /* nthreads of the last deck */
+	int whole;                 /* every deck was given whole, in one call, and kept */
+	size_t ncards;             /* the deck being drawn: its cards, all told */
 };
 
 static int
-S_draw(void *arg, const struct site *site, struct deck *dk, int nthreads, struct diag_list *dl)
+S_log_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards, int nthreads,
+    struct diag_list *dl, void **drawing)
 {
 	struct draw_log *log = arg;
-	size_t i;
 
 	(void)dl;
 	strncat(log->slugs, dk->slug, sizeof(log->slugs) - strlen(log->slugs) - 2);
 	strcat(log->slugs, " ");
-	for (i = 0; i < dk->ncards; i++)
-		log->tree_held &= dk->doc->root != NULL && dk->cards[i].heading != NULL;
 	log->configured &= site->cfg.print.paper_name && strcmp(site->cfg.print.paper_name, "a5") == 0;
 	log->threads = nthreads;
-	dk->drawn = 1;
+	log->ncards = ncards;
+	*drawing = log;
 	return 0;
 }
+
+static int
+S_log_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
+{
+	struct draw_log *log = drawing;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		log->tree_held &= cards[i].heading != NULL;
+	log->whole &= n == log->ncards;
+	*done = n;
+	return 0;
+}
+
+static int
+S_log_close(void *drawing, int keep)
+{
+	struct draw_log *log = drawing;
+
+	log->whole &= keep;
+	return keep ? 0 : -1;
+}
+
+static const struct deck_drawer log_drawer = { S_log_open, S_log_draw, S_log_close };
 
 static void
 S_configure(struct config *cfg, const void *arg)
@@ -694,16 +719,17 @@ test_drawn_decks(void)
 	fixture_put("content/cards/empty.md", "+++\ntitle = \"Empty\"\n+++\nNo cards here.\n");
 	diag_init(&dl);
 	memset(&log, 0, sizeof(log));
-	log.tree_held = log.configured = 1;
+	log.tree_held = log.configured = log.whole = 1;
 	so.drop_sources = 1;
 	so.jobs = 4;
-	so.draw_deck = S_draw;
+	so.draw = &log_drawer;
 	so.draw_arg = &log;
 	so.configure = S_configure;
 	so.configure_arg = "a5";
 	site_load(&site, fixture_root, &so, &dl);
 	CHECK_STR(log.slugs, "good ", "the deck without error is drawn, the one with an error is not");
 	CHECK(log.tree_held, "with its tree");
+	CHECK(log.whole, "whole, in one call, and kept");
 	CHECK(log.configured, "after configure");
 	CHECK_INT(log.threads, 2, "on its share of the threads: 4 for two decks");
 	CHECK(strstr(fixture_diags(&dl), "deck has no cards") != NULL, "the empty deck's error is reported");
@@ -712,7 +738,7 @@ test_drawn_decks(void)
 		int good = strcmp(dk->slug, "good") == 0;
 
 		CHECK(dk->doc->root == NULL && dk->cards_html == NULL, "%s: its tree is dropped, nothing rendered", dk->slug);
-		CHECK_INT(dk->drawn, good, "%s: drawn is set as draw_deck set it", dk->slug);
+		CHECK_INT(dk->drawn, good, "%s: drawn is set as the drawer kept it", dk->slug);
 	}
 	site_free(&site);
 	diag_free(&dl);
@@ -775,7 +801,7 @@ test_print_load(void)
 	log.tree_held = log.configured = 1;
 	so.links_only = 1;
 	so.reread = 1;
-	so.draw_deck = S_draw;
+	so.draw = &log_drawer;
 	so.draw_arg = &log;
 	S_load_both(&kept, &dk, &print, &dp, &so, "a.md:16:");
 	want = site_summary(&kept, &dk);
@@ -838,7 +864,7 @@ test_print_load(void)
 	diag_free(&dp);
 
 	/* check: links_only, nothing drawn; decks stream all the same. */
-	so.draw_deck = NULL;
+	so.draw = NULL;
 	so.reread = 0;
 	diag_init(&dp);
 	site_load(&print, fixture_root, &so, &dp);
@@ -857,7 +883,9 @@ S_range_text(struct block_range r)
 	buf_init(&b);
 	buf_put(&b, "", 0);
 	for (n = r.first; n; n = cmark_node_next(n)) {
-		char *s = cmark_render_commonmark(n, CMARK_OPT_DEFAULT, 0);
+		/* Rendered with malloc: a chunk's tree is in a scratch arena (md_parse_scratch). */
+		char *s = cmark_render_commonmark_with_mem(n, CMARK_OPT_DEFAULT, 0,
+		    cmark_get_default_mem_allocator());
 
 		buf_puts(&b, s);
 		free(s);
@@ -867,43 +895,101 @@ S_range_text(struct block_range r)
 	return buf_detach(&b);
 }
 
-/* What a draw_deck saw of each card through card_tree: front | back, one a line. */
+/*
+ * A drawer that takes cards three to a sheet, as pdf_deck_draw takes a
+ * sheet's cards, and writes what it saw of each card: front | back, one
+ * a line, from its tree or, when that is gone, from card_tree.
+ */
+struct tree_log {
+	struct buf out;
+	size_t ncards, done;       /* the deck's cards; those drawn so far */
+	int calls;                 /* draw calls for the deck */
+	int reparsed;              /* cards drawn from card_tree */
+	int kept;                  /* close was told to keep it */
+};
+
 static int
-S_draw_trees(void *arg, const struct site *site, struct deck *dk, int nthreads, struct diag_list *dl)
+S_tree_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards, int nthreads,
+    struct diag_list *dl, void **drawing)
 {
-	struct buf *b = arg;
-	size_t i;
+	struct tree_log *t = arg;
 
 	(void)site;
+	(void)dk;
 	(void)nthreads;
 	(void)dl;
-	for (i = 0; i < dk->ncards; i++) {
-		const struct card *c = &dk->cards[i];
-		struct card_tree t;
-		char *front, *back;
-
-		if (c->heading != NULL || card_tree(c, 1, &t) == -1) {
-			buf_printf(b, "card %d: no card_tree\n", c->number);
-			continue;
-		}
-		back = S_range_text(t.back);
-		card_tree_free(&t);
-		/* The front alone: its heading's line. */
-		if (card_tree(c, 0, &t) == -1 || t.back.first != NULL) {
-			buf_printf(b, "card %d: no front card_tree\n", c->number);
-			free(back);
-			continue;
-		}
-		front = md_plain_text(t.heading);
-		buf_printf(b, "%d %s %s at %d:%d | %s | %s\n", c->number, c->id, c->fingerprint,
-		    c->line, c->col, front, back);
-		free(front);
-		free(back);
-		card_tree_free(&t);
-	}
-	dk->drawn = 1;
+	/* A chunked try given up is drawn again whole: only the last drawing counts. */
+	buf_reset(&t->out);
+	buf_put(&t->out, "", 0);
+	t->ncards = ncards;
+	t->done = 0;
+	t->calls = t->reparsed = t->kept = 0;
+	*drawing = t;
 	return 0;
 }
+
+/* Card c as the tree it came with, or its own bytes, have it. */
+static void
+S_tree_card(struct tree_log *t, const struct card *c)
+{
+	struct card_tree tr;
+	char *front, *back;
+
+	if (c->heading) {
+		front = md_plain_text(c->heading);
+		back = S_range_text(c->back);
+	} else {
+		if (card_tree(c, 1, &tr) == -1) {
+			buf_printf(&t->out, "card %d: no card_tree\n", c->number);
+			return;
+		}
+		back = S_range_text(tr.back);
+		card_tree_free(&tr);
+		/* The front alone: its heading's line. */
+		if (card_tree(c, 0, &tr) == -1 || tr.back.first != NULL) {
+			buf_printf(&t->out, "card %d: no front card_tree\n", c->number);
+			free(back);
+			return;
+		}
+		front = md_plain_text(tr.heading);
+		card_tree_free(&tr);
+		t->reparsed++;
+	}
+	buf_printf(&t->out, "%d %s %s at %d:%d | %s | %s\n", c->number, c->id, c->fingerprint,
+	    c->line, c->col, front, back);
+	free(front);
+	free(back);
+}
+
+static int
+S_tree_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
+{
+	struct tree_log *t = drawing;
+	size_t end = t->done + n, k, i;
+
+	/* Complete sheets, or the rest of the deck. */
+	k = end == t->ncards ? n : end / 3 * 3 > t->done ? end / 3 * 3 - t->done : 0;
+	for (i = 0; i < k; i++) {
+		if (cards[i].number != (int)(t->done + i + 1))
+			buf_printf(&t->out, "card %d given as card %zu\n", cards[i].number, t->done + i + 1);
+		S_tree_card(t, &cards[i]);
+	}
+	t->done += k;
+	t->calls++;
+	*done = k;
+	return 0;
+}
+
+static int
+S_tree_close(void *drawing, int keep)
+{
+	struct tree_log *t = drawing;
+
+	t->kept = keep && t->done == t->ncards;
+	return t->kept ? 0 : -1;
+}
+
+static const struct deck_drawer tree_drawer = { S_tree_open, S_tree_draw, S_tree_close };
 
 /* The same, from a deck whose tree is whole. */
 static char *
@@ -926,22 +1012,24 @@ S_cards_text(const struct deck *dk)
 	return buf_detach(&b);
 }
 
-/* print's load, with chunks of two cards, each card drawn into *drawn (S_draw_trees). */
+/* print's load, with chunks of two cards, each card drawn into drawn->out (tree_drawer). */
 static void
-S_chunk_options(struct site_options *so, struct buf *drawn)
+S_chunk_options(struct site_options *so, struct tree_log *drawn)
 {
-	buf_init(drawn);
-	buf_put(drawn, "", 0);
+	memset(drawn, 0, sizeof(*drawn));
+	buf_init(&drawn->out);
+	buf_put(&drawn->out, "", 0);
 	memset(so, 0, sizeof(*so));
 	so->links_only = 1;
 	so->chunk_cards = 2;
-	so->draw_deck = S_draw_trees;
+	so->draw = &tree_drawer;
 	so->draw_arg = drawn;
 }
 
 /*
  * A three-card deck that test_chunked_decks's print load must build
- * whole (no card_tree), with the whole file's anchor `id`.
+ * whole (given to the drawer in one call, from its tree), with the whole
+ * file's anchor `id`.
  */
 static void
 S_built_whole(const char *cards, const char *id, const char *why)
@@ -949,16 +1037,17 @@ S_built_whole(const char *cards, const char *id, const char *why)
 	struct site_options so = { 0 };
 	struct site kept, print;
 	struct diag_list dk, dp;
-	struct buf drawn;
+	struct tree_log drawn;
 	char *md = xconcat("+++\ntitle = \"Long\"\n+++\n", cards, NULL);
 
 	S_chunk_options(&so, &drawn);
 	fixture_put("content/cards/long.md", md);
 	S_load_both(&kept, &dk, &print, &dp, &so, NULL);
-	CHECK(strstr(buf_str(&drawn), "no card_tree") != NULL, "%s: built whole", why);
+	CHECK(drawn.calls == 1 && drawn.reparsed == 0 && drawn.kept && print.ndecks == 1 &&
+	    print.decks[0]->drawn, "%s: built whole, drawn whole (%d calls)", why, drawn.calls);
 	CHECK(print.ndecks == 1 && print.decks[0]->dropped == 3 && doc_anchor(print.decks[0]->doc, id),
 	    "%s: with the whole file's ids", why);
-	buf_free(&drawn);
+	buf_free(&drawn.out);
 	free(md);
 	site_free(&kept);
 	diag_free(&dk);
@@ -988,7 +1077,7 @@ test_chunked_decks(void)
 	struct site_options so = { 0 };
 	struct site kept, print;
 	struct diag_list dk, dp;
-	struct buf drawn;
+	struct tree_log drawn;
 	char *want;
 	size_t i;
 
@@ -1000,8 +1089,9 @@ test_chunked_decks(void)
 	S_load_both(&kept, &dk, &print, &dp, &so, "long.md:27:7:");
 	CHECK(strstr(fixture_diags(&dp), "long.md:37:1: error: card \"seven\" has no back") != NULL,
 	    "an error in the last chunk is reported at its line in the file");
-	CHECK(print.ndecks == 1 && !print.decks[0]->drawn && print.decks[0]->dropped == 7,
+	CHECK(print.ndecks == 1 && !print.decks[0]->drawn && !drawn.kept && print.decks[0]->dropped == 7,
 	    "with errors, not drawn; seven cards counted (a ## in a fence is none)");
+	CHECK(drawn.calls == 3, "drawing stopped at the chunk with the error (%d calls)", drawn.calls);
 	site_free(&kept);
 	diag_free(&dk);
 	site_free(&print);
@@ -1022,11 +1112,12 @@ test_chunked_decks(void)
 			buf_printf(&many, "## Card %zu\n\nBack *%zu*, and more.\n\n", i, i);
 		fixture_put("content/cards/long.md", buf_str(&many));
 		fixture_put("site.toml", "[limits]\nmax_elements = 100\n");
-		buf_free(&drawn);
+		buf_free(&drawn.out);
 		S_chunk_options(&so, &drawn);
 		S_load_both(&kept, &dk, &print, &dp, &so, NULL);
-		CHECK(strstr(fixture_diags(&dp), "max_elements") != NULL && *buf_str(&drawn) == '\0',
-		    "over max_elements in all, no chunk over: reported, nothing drawn");
+		CHECK(strstr(fixture_diags(&dp), "max_elements") != NULL && drawn.calls > 0 && !drawn.kept &&
+		    print.ndecks == 1 && !print.decks[0]->drawn,
+		    "over max_elements in all, no chunk over: reported; what was drawn is thrown away");
 		site_free(&kept);
 		diag_free(&dk);
 		site_free(&print);
@@ -1047,8 +1138,12 @@ test_chunked_decks(void)
 	S_load_both(&kept, &dk, &print, &dp, &so, NULL);
 	CHECK_INT((long)dp.len, 0, "no diagnostics");
 	want = kept.ndecks == 1 ? S_cards_text(kept.decks[0]) : xstrdup("");
-	CHECK_STR(buf_str(&drawn), want, "each card drawn from card_tree as the whole tree has it");
+	CHECK_STR(buf_str(&drawn.out), want, "each card drawn, from its chunk's tree or card_tree, as the whole tree has it");
 	CHECK(strstr(want, "7 seven") != NULL && strstr(want, "6 card ") != NULL, "numbered through the chunks");
+	/* Chunks of 2, sheets of 3: cards 1, 2 and 4 wait for the next chunk, their trees gone. */
+	CHECK(drawn.calls == 4 && drawn.reparsed == 3 && drawn.kept,
+	    "drawn as each chunk came, a sheet's cards held over (%d calls, %d from card_tree)",
+	    drawn.calls, drawn.reparsed);
 	free(want);
 	CHECK(print.ndecks == 1 && print.decks[0]->drawn && print.decks[0]->dropped == 7, "drawn, then counted");
 	if (print.ndecks == 1) {
@@ -1059,7 +1154,7 @@ test_chunked_decks(void)
 		for (i = 0; i < 7; i++)
 			CHECK(doc_anchor(d, ids[i]) != NULL, "%s is a link target", ids[i]);
 	}
-	buf_free(&drawn);
+	buf_free(&drawn.out);
 	site_free(&kept);
 	diag_free(&dk);
 	fixture_end(&print, &dp);
