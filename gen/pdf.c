@@ -61,6 +61,9 @@
 #define WRITE_BUFFER (64 * 1024)
 /* Folios kept for the backs: a sheet's worth of cards, for sheets of up to this many. */
 #define FOLIO_KEEP 64
+/* Decks longer than this have a bookmark per OUTLINE_GROUP cards (S_outline). */
+#define OUTLINE_CARDS 1000
+#define OUTLINE_GROUP 100
 
 /*
  * Greys, 0 black to 1 white. All type is black, small type too: its
@@ -885,12 +888,29 @@ S_progress(struct writer *w, size_t done, size_t total, int last)
 	fflush(stderr);
 }
 
+/*
+ * The outline: a bookmark per card, "12. Its question", where its front
+ * is. A deck of more than OUTLINE_CARDS cards gets one per OUTLINE_GROUP
+ * cards instead, "101-200. The first one's question" (an en dash): a
+ * pane of ten thousand entries finds nothing, and cairo keeps every
+ * entry until the file is done (about 0.2 KB each), so print's memory
+ * would grow with the deck.
+ */
 static void
 S_outline(struct writer *w, const struct card *c, size_t page, struct impose_rect r)
 {
-	char *name = xasprintf("%d. %s", c->number, c->front_text ? c->front_text : "");
-	char *dest = xasprintf("page=%zu pos=[%.2f %.2f]", page + 1, r.x * PT_PER_MM, r.y * PT_PER_MM);
+	size_t k = (size_t)c->number - 1;
+	const char *q = c->front_text ? c->front_text : "";
+	char *name, *dest;
 
+	if (w->ncards <= OUTLINE_CARDS)
+		name = xasprintf("%zu. %s", k + 1, q);
+	else if (k % OUTLINE_GROUP == 0)
+		name = xasprintf("%zu\xe2\x80\x93%zu. %s", k + 1,
+		    k + OUTLINE_GROUP < w->ncards ? k + OUTLINE_GROUP : w->ncards, q);
+	else
+		return;
+	dest = xasprintf("page=%zu pos=[%.2f %.2f]", page + 1, r.x * PT_PER_MM, r.y * PT_PER_MM);
 	cairo_pdf_surface_add_outline(w->surface, CAIRO_PDF_OUTLINE_ROOT, name, dest, 0);
 	free(dest);
 	free(name);

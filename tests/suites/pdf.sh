@@ -416,6 +416,23 @@ for j in 1 2 3; do
 		fail "long deck" "business cards -j$j: exit $rc, $(info "$tmp/long-biz-$j/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-biz-$j/print/generated.pdf" "$tmp/long-biz-build/print/generated.pdf" 2>&1 | head -n 1)"
 	fi
 done
+# More than 1,000 cards: a bookmark per hundred, "101-200. Its first
+# question" (en dash, so cairo writes the title as UTF-16 hex).
+pdf=$tmp/long-print/print/generated.pdf
+n=$(grep -a -c '/Dest \[' "$pdf")
+# utf16 TEXT: TEXT as cairo writes a title that is not ASCII, in hex.
+utf16() {
+	printf '%s' "$1" | iconv -f UTF-8 -t UTF-16BE | od -An -tx1 | tr -d ' \n' | tr a-f A-F
+}
+[ "$n" = 11 ] && ok "a deck of 1,100 cards: a bookmark per hundred cards" ||
+	fail "outline" "$n entries, want 11"
+grep -a -q "/Title <FEFF$(utf16 '1–100. Card 1: what does data parallelism split')" "$pdf" &&
+	ok "a deck of 1,100 cards: bookmarks name their range and first question" ||
+	fail "outline" "no entry \"1-100. Card 1: what does data parallelism split...\""
+grep -a -q "/Title <FEFF$(utf16 '1001–1100. ')" "$pdf" &&
+	ok "a deck of 1,100 cards: the last bookmark ends at the last card" ||
+	fail "outline" "no entry \"1001-1100. ...\""
+
 # ---- calibration --------------------------------------------------------
 run calibration "$F/basic" --calibration --paper letter
 cal=$tmp/calibration/print/calibration.pdf
