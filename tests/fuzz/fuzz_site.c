@@ -8,7 +8,9 @@
  * come out the same, byte for byte, with the same diagnostics. Last it
  * is loaded as `check` and `print` load it (links_only, reread, and a
  * deck that can be cut built one card at a time): the same diagnostics
- * and the same summary line again.
+ * and the same summary line again, and a deck drawn as it loads (a
+ * drawer taking three cards a sheet, so cards wait across chunks, their
+ * trees gone) is drawn card for card as the first load's tree has it.
  *
  * The input is cut at form feeds (\f):
  *
@@ -26,6 +28,7 @@
 
 #include "diag.h"
 #include "html.h"
+#include "markdown.h"
 #include "model.h"
 #include "util.h"
 #include "fuzz_util.h"
@@ -122,6 +125,93 @@ S_check_pages(const struct site *site, const char *out)
 	}
 }
 
+/* Card c as its front and back read: number, id, front text, back as CommonMark. */
+static void
+S_card_text(struct buf *b, const struct card *c, cmark_node *heading, struct block_range back)
+{
+	char *front = md_plain_text(heading);
+	cmark_node *n;
+
+	buf_printf(b, "%d %s %s |", c->number, c->id ? c->id : "", front);
+	free(front);
+	for (n = back.first; n; n = cmark_node_next(n)) {
+		/* With malloc: a chunk's tree lives in a scratch arena. */
+		char *md = cmark_render_commonmark_with_mem(n, CMARK_OPT_DEFAULT, 0,
+		    cmark_get_default_mem_allocator());
+
+		buf_puts(b, md);
+		free(md);
+		if (n == back.last)
+			break;
+	}
+	buf_putc(b, '\n');
+}
+
+/* A drawer of three cards a sheet, writing each card it draws (S_card_text). */
+struct fake_drawing {
+	struct buf text;
+	size_t ncards, done;
+	int kept;
+};
+
+static int
+S_fake_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards, int nthreads,
+    struct diag_list *dl, void **drawing)
+{
+	struct fake_drawing *f = arg;
+
+	(void)site;
+	(void)dk;
+	(void)nthreads;
+	(void)dl;
+	buf_reset(&f->text);
+	buf_put(&f->text, "", 0);
+	f->ncards = ncards;
+	f->done = 0;
+	f->kept = 0;
+	*drawing = f;
+	return 0;
+}
+
+static int
+S_fake_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
+{
+	struct fake_drawing *f = drawing;
+	size_t end = f->done + n, k, i;
+
+	if (end > f->ncards)
+		abort();           /* more cards than the deck was opened for */
+	k = end == f->ncards ? n : end / 3 * 3 > f->done ? end / 3 * 3 - f->done : 0;
+	for (i = 0; i < k; i++) {
+		const struct card *c = &cards[i];
+		struct card_tree t;
+
+		if (c->number != (int)(f->done + i + 1))
+			abort();       /* out of order, or given twice */
+		if (c->heading)
+			S_card_text(&f->text, c, c->heading, c->back);
+		else if (card_tree(c, 1, &t) == 0) {
+			S_card_text(&f->text, c, t.heading, t.back);
+			card_tree_free(&t);
+		} else
+			abort();       /* a card that waited cannot be parsed again */
+	}
+	f->done += k;
+	*done = k;
+	return 0;
+}
+
+static int
+S_fake_close(void *drawing, int keep)
+{
+	struct fake_drawing *f = drawing;
+
+	f->kept = keep && f->done == f->ncards;
+	return f->kept ? 0 : -1;
+}
+
+static const struct deck_drawer fake_drawer = { S_fake_open, S_fake_draw, S_fake_close };
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -132,6 +222,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct diag_list dl;
 	struct site site;
 	char *out, *out2, *kept, *streamed, *summary, *kept_summary;
+	struct fake_drawing drawn;
+	struct buf kept_cards;
+	size_t i;
 
 	if (!ready) {
 		fz_put_str("content/guide/fixed.md", fixed_md);
@@ -153,6 +246,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	site_load(&site, fz_site_dir(), &so, &dl);
 	kept = S_diags(&dl);
 	kept_summary = site_summary(&site, &dl);
+	buf_init(&kept_cards);
+	buf_put(&kept_cards, "", 0);
+	for (i = 0; i < site.ndecks; i++) {
+		const struct deck *dk = site.decks[i];
+		size_t j;
+
+		for (j = 0; j < dk->ncards; j++)
+			S_card_text(&kept_cards, &dk->cards[j], dk->cards[j].heading, dk->cards[j].back);
+	}
 	out = path_join(fz_site_dir(), "out");
 	out2 = path_join(fz_site_dir(), "out2");
 	dir_remove(out);
@@ -191,8 +293,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	so.links_only = 1;
 	so.reread = 1;
 	so.chunk_cards = 1;        /* every deck that can be cut is built a card at a time */
+	so.draw = &fake_drawer;
+	memset(&drawn, 0, sizeof(drawn));
+	buf_init(&drawn.text);
+	so.draw_arg = &drawn;
 	diag_init(&dl);
 	site_load(&site, fz_site_dir(), &so, &dl);
+	/* One deck: drawn, it was drawn card for card as the whole tree has it. */
+	if (site.ndecks == 1 && site.decks[0]->drawn != drawn.kept)
+		abort();
+	if (drawn.kept && strcmp(buf_str(&drawn.text), buf_str(&kept_cards)) != 0)
+		abort();
+	buf_free(&drawn.text);
+	buf_free(&kept_cards);
 	free(streamed);
 	streamed = S_diags(&dl);
 	if (strcmp(kept, streamed) != 0)
