@@ -305,6 +305,7 @@ if [ "$ONLY" != pages ]; then
 		sh tests/bench/gen-deck.sh "$ROOT/$k" "$n" || exit 2
 		bench_run "$k.pdf" "$Q" print -C "$ROOT/$k" -o "$ROOT/$k-print"
 		echo "$k $n" >>"$ROOT/cards"
+		echo "$k $(src_bytes "$ROOT/$k")" >>"$ROOT/sizes"
 	done
 fi
 
@@ -390,6 +391,12 @@ END {
 		printf "%-44s %8s   %s\n", "PDF peak memory, full / tenth", ratio(peak["bank.pdf"], peak["bank-10.pdf"]), "flat (about 1)"
 	if (get("deck.pdf") != "" && peak["deck-10.pdf"] != "-" && peak["deck.pdf"] != "-")
 		printf "%-44s %8s   %s\n", "PDF peak memory, one deck, 10x the cards", ratio(peak["deck.pdf"], peak["deck-10.pdf"]), "flat (about 1)"
+	# What grows besides the source (which the deck is read from whole): the ids and links the link check keeps.
+	if (get("deck.pdf") != "" && peak["deck-10.pdf"] != "-" && peak["deck.pdf"] != "-" && \
+	    ("deck" in src) && ("deck-10" in src) && ncards["deck"] > ncards["deck-10"])
+		printf "%-44s %8.2f   %s\n", "  growth beyond the source, KB a card", \
+			((peak["deck.pdf"] - peak["deck-10.pdf"]) - (src["deck"] - src["deck-10"]) / 1024) / \
+			(ncards["deck"] - ncards["deck-10"]), "(for reading)"
 	if ("bank.rebuild" in med) {
 		printf "%-44s %8.1f   %s\n", "bank: edit a question -> reload event, ms", med["bank.rebuild"] * 1000, "< 100"
 		printf "%-44s %8.1f   %s\n", "  of which the rebuild itself (median), ms", med["bank.rebuild-server"] * 1000, ""
