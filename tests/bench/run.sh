@@ -14,7 +14,8 @@
 # on a shared machine the load drifts, and timing one after the other
 # let the drift into the ratio. The bank's PDFs run turn about the same
 # way with pango-loop.c, the bare single-core Pango loop the PDF target
-# is stated against. Nothing here passes or fails: the numbers are for
+# is stated against, and each full size with its tenth, for how cost
+# grows. Nothing here passes or fails: the numbers are for
 # reading, and they are only as good as the machine is quiet (the load
 # average is printed first for that reason).
 #
@@ -297,6 +298,21 @@ for scale in "" -10; do
 	fi
 done
 
+# How cost grows: each full size turn about with its tenth (KEY.full,
+# KEY.tenth), so the ratio is not the drift between two runs minutes
+# apart (a tenth's build is short, and a quiet moment for it alone moved
+# the ratio by a quarter).
+growth_pair() {
+	bench_pair "$1.full" "$1.tenth" "$2 $3" "$2 $4"
+}
+if [ "$ONLY" != bank ]; then
+	growth_pair pages.build "$Q build -C" "$ROOT/pages" "$ROOT/pages-10"
+fi
+if [ "$ONLY" != pages ]; then
+	growth_pair bank.html "$Q build --no-pdf -C" "$ROOT/bank" "$ROOT/bank-10"
+	growth_pair bank.pdf "$Q print -o $ROOT/growth-print -C" "$ROOT/bank" "$ROOT/bank-10"
+fi
+
 # One deck of 10,000 cards and one of 1,000 (gen-deck.sh): what print's
 # memory does as a deck grows, the rest of the site aside.
 if [ "$ONLY" != pages ]; then
@@ -345,7 +361,7 @@ END {
 	for (i = 1; i <= n; i++) {
 		k = order[i]
 		if (k in failed) { printf "%-26s   failed\n", k; continue }
-		if (k ~ /rebuild|\//) continue
+		if (k ~ /rebuild|\/|\.(full|tenth)$/) continue
 		printf "%-26s %8.3f %8.3f %8.3f %8s\n", k, med[k], lo[k], hi[k], mb(peak[k])
 	}
 	print ""
@@ -385,7 +401,10 @@ END {
 	split("pages.build bank.html bank.pdf", full, " ")
 	for (i = 1; i <= 3; i++) {
 		k = full[i]; t = k; sub(/\./, "-10.", t)
-		printf "%-44s %8s   %s\n", k " full / tenth", ratio(get(k), get(t)), "<= 11"
+		if ((k ".full/" k ".tenth") in med)
+			printf "%-44s %8s   %s\n", k " full / tenth (turn about)", pair(k ".full", k ".tenth"), "<= 11"
+		else
+			printf "%-44s %8s   %s\n", k " full / tenth", ratio(get(k), get(t)), "<= 11"
 	}
 	if (get("bank.pdf") != "" && peak["bank-10.pdf"] != "-" && peak["bank.pdf"] != "-")
 		printf "%-44s %8s   %s\n", "PDF peak memory, full / tenth", ratio(peak["bank.pdf"], peak["bank-10.pdf"]), "flat (about 1)"
