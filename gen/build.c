@@ -321,7 +321,7 @@ S_deck_paths(const char *printdir, const struct deck *dk, int in_place, char **p
 /*
  * Writes each wanted deck's PDF into printdir: decks at once, one per
  * thread, and threads left over fitting cards for them (a lone deck gets
- * them all). A deck drawn as it loaded (build_draw_deck) is only renamed
+ * them all). A deck drawn as it loaded (build_drawer) is only renamed
  * into place. What the decks leave is gathered in deck order, up to the
  * first that failed, as if they had run one after another and stopped
  * there.

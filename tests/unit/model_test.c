@@ -698,7 +698,7 @@ S_configure(struct config *cfg, const void *arg)
 }
 
 /*
- * Build and print draw each deck as it is parsed (draw_deck), after the
+ * Build and print draw each deck as it is parsed (site_options.draw), after the
  * command line's settings are in (configure), and drop its tree; a deck
  * with an error is not drawn. A build that renders pages keeps the tree
  * of a deck that cannot render with holes, to draw it after loading;
