@@ -1261,8 +1261,13 @@ pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *d
 	}
 	S_fitting_avail(&pd->ft, avail);
 	for (; pd->next < avail; pd->next++) {
-		/* A signal stops the deck between pages; build_finish reports it. */
+		/*
+		 * A signal stops the deck between pages; build_finish reports it.
+		 * The helpers stop first: the cards they lay out are the
+		 * caller's, freed once this returns.
+		 */
 		if (build_should_stop()) {
+			S_fitting_finish(&pd->ft);
 			pd->failed = 1;
 			return -1;
 		}
