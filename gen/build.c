@@ -489,6 +489,7 @@ struct build {
 	const struct build_options *opt;
 	char *staging;             /* NULL in place (`quizdeck print`) */
 	char *printdir;            /* where the PDFs go: <staging>/print, or <outdir>/print in place */
+	int had_out, had_print;    /* in place: outdir and printdir were there before (build_finish) */
 	int lock;
 	pthread_mutex_t mu;        /* drawn, from the parse jobs */
 	char **drawn;              /* in place: the temporary files decks were drawn into at load */
@@ -529,6 +530,8 @@ build_begin(const char *root, const struct build_options *opt, struct diag_list 
 		}
 	}
 	b->printdir = path_join(b->staging ? b->staging : opt->outdir, "print");
+	b->had_out = access(opt->outdir, F_OK) == 0;
+	b->had_print = access(b->printdir, F_OK) == 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = S_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -641,6 +644,13 @@ out:
 		if (rc == -1)
 			unlink(b->drawn[i]);
 		free(b->drawn[i]);
+	}
+	/* A print that failed leaves no folder it made, unless a deck it wrote is in it. */
+	if (rc == -1 && b->staging == NULL) {
+		if (!b->had_print)
+			rmdir(b->printdir);
+		if (!b->had_out)
+			rmdir(opt->outdir);
 	}
 	/* A signal after the swap comes too late to stop anything: the build is done. */
 	if (rc == -1 && build_should_stop()) {

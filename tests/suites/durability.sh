@@ -3,7 +3,7 @@
 # output exactly as it was (every path, type and checksum) and no
 # <out>.staging-* folder behind.
 #
-#   - a content error;
+#   - a content error (and print into a new folder leaves none);
 #   - SIGINT while the pages are written, SIGTERM and SIGHUP while the
 #     PDFs are drawn (a generated site big enough to take a second or
 #     two); SIGINT while print draws a long deck a chunk at a time; a
@@ -90,6 +90,14 @@ if "$Q" build -C "$tmp/small" -o "$tmp/small-out" >"$tmp/log" 2>&1; then
 	rc=$?
 	[ "$rc" -eq 1 ] && ok "content error, print: exit 1" || fail "content error, print: exit $rc"
 	untouched "content error, print" "$tmp/small-print" "$tmp/before"
+	# Into a folder that was not there: none is left, not even an empty print/.
+	"$Q" print -C "$tmp/small-bad" -o "$tmp/fresh-print" >"$tmp/log" 2>&1
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ ! -e "$tmp/fresh-print" ]; then
+		ok "content error, print into a new folder: exit 1, no folder made"
+	else
+		fail "content error, print into a new folder: exit $rc, left: $(find "$tmp/fresh-print" 2>/dev/null | head -n 3 | tr '\n' ' ')"
+	fi
 	# A deck named on the command line that is not there: a usage error, found once
 	# the site is loaded, after the others were drawn.
 	"$Q" print -C "$tmp/small" -o "$tmp/small-print" knives nosuchdeck >"$tmp/log" 2>&1
