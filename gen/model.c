@@ -1790,7 +1790,8 @@ S_draw_cards(struct deck_draw *dd, struct card *v, size_t n, const struct diag_l
 		done = dd->nheld;
 	for (i = 0; i < done; i++)
 		S_card_release(&dd->held[i]);
-	memmove(dd->held, dd->held + done, (dd->nheld - done) * sizeof(*dd->held));
+	if (done > 0)
+		memmove(dd->held, dd->held + done, (dd->nheld - done) * sizeof(*dd->held));
 	dd->nheld -= done;
 	for (i = 0; i < dd->nheld; i++) {
 		dd->held[i].heading = NULL;

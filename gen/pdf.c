@@ -1276,14 +1276,10 @@ pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *d
 			S_progress(w, pd->next + 1, pd->npages, 0);
 	}
 	/*
-	 * Every page laid out is drawn: the cards before the next page's are
-	 * done with, by this thread and the helpers.
+	 * Every page laid out is drawn: the cards no page still to come
+	 * shows are done with, by this thread and the helpers.
 	 */
-	if (pd->next < pd->npages) {
-		impose_page(&w->im, w->ncards, pd->next, &pg);
-		first = pg.first;
-	} else
-		first = w->ncards;
+	first = impose_first_needed(&w->im, w->ncards, pd->next);
 	*done = first - w->cards_first;
 	w->cards_first = first;
 	w->cards = NULL;

@@ -416,6 +416,22 @@ for j in 1 2 3; do
 		fail "long deck" "business cards -j$j: exit $rc, $(info "$tmp/long-biz-$j/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-biz-$j/print/generated.pdf" "$tmp/long-biz-build/print/generated.pdf" 2>&1 | head -n 1)"
 	fi
 done
+# Single-sided, every back page follows every front: print holds the
+# deck's cards (drawn again from their bytes) until the backs are
+# drawn. Folded, each page has both sides. The same bytes as build.
+for m in single fold; do
+	cp -R "$tmp/long" "$tmp/long-$m"
+	sed -i "s/^duplex = .*/duplex = \"$m\"/" "$tmp/long-$m/site.toml"
+	$Q build -j1 -C "$tmp/long-$m" -o "$tmp/long-$m-build" >/dev/null 2>&1
+	$Q print -j2 -C "$tmp/long-$m" -o "$tmp/long-$m-print" >/dev/null 2>"$tmp/long-$m.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ -s "$tmp/long-$m-build/print/generated.pdf" ] &&
+	    cmp -s "$tmp/long-$m-print/print/generated.pdf" "$tmp/long-$m-build/print/generated.pdf"; then
+		ok "a deck of 1,100 cards, duplex $m: print draws the bytes build draws"
+	else
+		fail "long deck" "duplex $m: exit $rc, $(cmp "$tmp/long-$m-print/print/generated.pdf" "$tmp/long-$m-build/print/generated.pdf" 2>&1 | head -n 1)"
+	fi
+done
 # More than 1,000 cards: a bookmark per hundred, "101-200. Its first
 # question" (en dash, so cairo writes the title as UTF-16 hex).
 pdf=$tmp/long-print/print/generated.pdf
