@@ -87,7 +87,7 @@ struct writer {
 	size_t ncards;               /* the deck's cards, all told */
 	/* The cards given last (pdf_deck_draw): card number cards_first + 1 onwards. */
 	const struct card *cards;
-	size_t cards_first, cards_given;
+	size_t cards_first;
 	const struct print_config *pc;
 	struct impose im;
 	struct style st;
@@ -1253,7 +1253,6 @@ pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *d
 	if (pd->failed)
 		return -1;
 	w->cards = cards;
-	w->cards_given = n;
 	for (avail = pd->next; avail < pd->npages; avail++) {
 		impose_page(&w->im, w->ncards, avail, &pg);
 		if (pg.first + pg.count > w->cards_first + n)
@@ -1283,7 +1282,6 @@ pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *d
 	*done = first - w->cards_first;
 	w->cards_first = first;
 	w->cards = NULL;
-	w->cards_given = 0;
 	return 0;
 }
 
