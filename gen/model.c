@@ -1799,19 +1799,18 @@ S_draw_cards(struct deck_draw *dd, struct card *v, size_t n, const struct diag_l
 	}
 }
 
-/* A deck built whole, drawn (site_options.draw): sets dk->drawn. */
+/* A deck built whole, drawn (site_options.draw): sets dk->drawn. Its cards stay dk's. */
 static void
 S_draw_whole(struct parse_batch *pb, struct deck *dk, struct diag_list *dl)
 {
 	struct deck_draw dd;
 	size_t done = 0;
-	int ok;
 
 	S_draw_open(pb, &dd, dk, dk->ncards, dl);
-	if (dd.drawing == NULL)
-		return;
-	ok = dd.dr->draw(dd.drawing, dk->cards, dk->ncards, &done) == 0 && done == dk->ncards;
-	dk->drawn = dd.dr->close(dd.drawing, ok) == 0 && ok;
+	if (dd.drawing && (dd.dr->draw(dd.drawing, dk->cards, dk->ncards, &done) == -1 ||
+	    done != dk->ncards))
+		dd.failed = 1;
+	dk->drawn = S_draw_close(&dd, 1);
 }
 
 /*
