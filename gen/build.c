@@ -551,7 +551,7 @@ struct build_drawing {
 };
 
 static int
-S_draw_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards,
+S_drawer_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards,
     int nthreads, struct diag_list *dl, void **drawing)
 {
 	struct build *b = arg;
@@ -581,7 +581,7 @@ S_draw_open(void *arg, const struct site *site, const struct deck *dk, size_t nc
 }
 
 static int
-S_draw_cards(void *drawing, const struct card *cards, size_t n, size_t *done)
+S_drawer_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
 {
 	struct build_drawing *bd = drawing;
 
@@ -589,7 +589,7 @@ S_draw_cards(void *drawing, const struct card *cards, size_t n, size_t *done)
 }
 
 static int
-S_draw_close(void *drawing, int keep)
+S_drawer_close(void *drawing, int keep)
 {
 	struct build_drawing *bd = drawing;
 	struct build *b = bd->b;
@@ -609,7 +609,7 @@ S_draw_close(void *drawing, int keep)
 	return rc;
 }
 
-const struct deck_drawer build_drawer = { S_draw_open, S_draw_cards, S_draw_close };
+const struct deck_drawer build_drawer = { S_drawer_open, S_drawer_draw, S_drawer_close };
 
 int
 build_finish(struct build *b, const struct site *site, struct diag_list *dl)
