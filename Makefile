@@ -100,8 +100,13 @@ bench: deps quizdeck
 	@sh tools/deps.sh bench || true
 	@sh tests/bench/run.sh
 
-fuzz: deps fuzz-targets
+fuzz: deps fuzz-targets tests/toml-decode
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+	@mkdir -p build/fuzz
+	@python3 tests/toml/tomlcheck.py diff $${TOML_DIFF_COUNT:-20000} $${TOML_DIFF_SEED:-$$(date +%s)} \
+		tests/toml-decode >build/fuzz/toml-diff.log
+	@if grep '^not ok' build/fuzz/toml-diff.log; then exit 1; fi
+	@echo "ok toml differential: $$(grep -c '^ok' build/fuzz/toml-diff.log) documents agree with tomllib"
 
 install: quizdeck
 	install -d $(DESTDIR)$(BINDIR)
