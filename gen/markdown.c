@@ -5,12 +5,10 @@
  * Nothing here recurses: trees are walked with cmark's iterator, so a
  * document nested ten thousand block quotes deep costs only its size.
  */
-#define _GNU_SOURCE /* RTLD_NEXT */
+#define _GNU_SOURCE /* memmem */
 #include "markdown.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,32 +29,14 @@ static const char *const md_extension_names[] = {
  * md_parse runs on several threads at once. cmark-gfm (0.29) registers
  * its extensions in process-wide lists, once; and while a parser parses
  * inlines (in cmark_parser_finish) it marks the extensions' characters
- * ('~', ':', 'w') in a process-wide table by calling the public
- * cmark_manage_extensions_special_characters, and unmarks them when done:
- * a parser finishing beside another would unmark them under its feet (a
- * known upstream bug: github/cmark-gfm pull request 176).
- *
- * Every parser here attaches the same extensions, so the marks can stay:
- * quizdeck defines that function itself, as a no-op, and marks the table
- * once, at start, with the library's own (found with dlsym). The library
- * calls it through its PLT, so the definition here is the one it reaches.
- * Whether it did is checked once, with a first parse: where it did not (a
- * library built -Bsymbolic, say), the library marks and unmarks around
- * every inline pass, and that pass holds S_inlines as it did before.
+ * ('~', ':', 'w') in a process-wide table, and unmarks them when done: a
+ * parser finishing beside another would unmark them under its feet (a
+ * known upstream bug: github/cmark-gfm pull request 176). So the inline
+ * pass holds S_inlines; feeding the parser, the block pass, runs side by
+ * side.
  */
 static pthread_once_t S_registered = PTHREAD_ONCE_INIT;
 static pthread_mutex_t S_inlines = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int S_hook_reached;
-static int S_marks_kept; /* set once, in S_register */
-
-void
-cmark_manage_extensions_special_characters(cmark_parser *parser, int add)
-{
-	(void)parser;
-	(void)add;
-	if (!atomic_load_explicit(&S_hook_reached, memory_order_relaxed))
-		atomic_store_explicit(&S_hook_reached, 1, memory_order_relaxed);
-}
 
 static cmark_parser *
 S_parser(cmark_mem *mem)
@@ -76,19 +56,7 @@ S_parser(cmark_mem *mem)
 static void
 S_register(void)
 {
-	static const char probe[] = "~~a~~ www.a.b\n";
-	void (*mark)(cmark_parser *, int);
-	cmark_parser *p;
-
 	cmark_gfm_core_extensions_ensure_registered();
-	p = S_parser(cmark_get_default_mem_allocator());
-	*(void **)&mark = dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
-	if (mark != NULL)
-		mark(p, 1);
-	cmark_parser_feed(p, probe, sizeof(probe) - 1);
-	cmark_node_free(cmark_parser_finish(p));
-	cmark_parser_free(p);
-	S_marks_kept = mark != NULL && atomic_load(&S_hook_reached);
 }
 
 /* s with every invalid UTF-8 sequence replaced by U+FFFD, or NULL if it was valid. */
@@ -179,13 +147,6 @@ S_finish_tree(cmark_node *root)
 	cmark_iter_free(it);
 	cmark_strbuf_free(&root->content);
 	return nodes;
-}
-
-int
-md_parallel_inlines(void)
-{
-	pthread_once(&S_registered, S_register);
-	return S_marks_kept;
 }
 
 cmark_node *
@@ -406,13 +367,9 @@ S_parse(const char *md, size_t len, size_t *nodes, cmark_mem *mem)
 	pthread_once(&S_registered, S_register);
 	p = S_parser(mem);
 	cmark_parser_feed(p, md, len);
-	if (S_marks_kept)
-		doc = cmark_parser_finish(p);
-	else {
-		pthread_mutex_lock(&S_inlines);
-		doc = cmark_parser_finish(p);
-		pthread_mutex_unlock(&S_inlines);
-	}
+	pthread_mutex_lock(&S_inlines);
+	doc = cmark_parser_finish(p);
+	pthread_mutex_unlock(&S_inlines);
 	cmark_parser_free(p);
 	if (doc == NULL) {
 		/* cmark returns NULL only when it ran out of memory. */

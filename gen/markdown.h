@@ -26,11 +26,6 @@ struct md_scratch;
 cmark_node *md_parse_scratch(const char *md, size_t len, size_t *nodes, struct md_scratch **scratch);
 void md_scratch_free(struct md_scratch *scratch);
 #define MD_PARSE_OPTIONS (CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES)
-/*
- * 1 if md_parse's inline passes run side by side, 0 if they take turns
- * (see markdown.c on cmark-gfm's table of extension characters).
- */
-int md_parallel_inlines(void);
 
 /*
  * The syntax extensions md_parse attaches, for renderers that take a list
