@@ -24,8 +24,8 @@
 
 volatile sig_atomic_t build_cancelled;
 
-int
-build_should_stop(void)
+static int
+S_should_stop(void)
 {
 	return build_cancelled != 0;
 }
@@ -281,11 +281,11 @@ S_deck_job(void *arg, size_t i, int worker)
 	(void)worker;
 	if (j->deck->drawn)
 		j->rc = 0;
-	else if (k > atomic_load(&db->failed) || build_should_stop())
+	else if (k > atomic_load(&db->failed) || S_should_stop())
 		j->rc = -1;
 	else
 		j->rc = pdf_write_deck(db->site, j->deck, &db->site->cfg.print, j->tmp,
-		    db->nthreads, &j->dl);
+		    db->nthreads, &build_cancelled, &j->dl);
 	if (j->rc == -1) {
 		first = atomic_load(&db->failed);
 		while (k < first && !atomic_compare_exchange_weak(&db->failed, &first, k))
@@ -570,7 +570,8 @@ S_drawer_open(void *arg, const struct site *site, const struct deck *dk, size_t 
 	bd = xcalloc(1, sizeof(*bd));
 	bd->b = b;
 	bd->tmp = tmp;
-	if ((bd->pd = pdf_deck_open(site, dk, ncards, &site->cfg.print, tmp, nthreads, dl)) == NULL) {
+	if ((bd->pd = pdf_deck_open(site, dk, ncards, &site->cfg.print, tmp, nthreads,
+	    &build_cancelled, dl)) == NULL) {
 		unlink(tmp);
 		free(tmp);
 		free(bd);
@@ -618,7 +619,7 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 	int rc = -1;
 	size_t i;
 
-	if (site == NULL || build_should_stop())
+	if (site == NULL || S_should_stop())
 		goto out;
 	if (!opt->html) {
 		if (dir_make(opt->outdir) == -1) {
@@ -628,10 +629,10 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 		rc = S_write_pdfs(site, opt, b->printdir, 1, dl);
 		goto out;
 	}
-	if ((opt->html_site ? html_write(opt->html_site, b->staging, S_jobs(opt), dl) :
-	    html_build(site, b->staging, S_jobs(opt), dl)) == -1 || build_should_stop())
+	if ((opt->html_site ? html_write(opt->html_site, b->staging, S_jobs(opt), &build_cancelled, dl) :
+	    html_build(site, b->staging, S_jobs(opt), &build_cancelled, dl)) == -1 || S_should_stop())
 		goto out;
-	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, dl) == -1 || build_should_stop()))
+	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, dl) == -1 || S_should_stop()))
 		goto out;
 	if (S_swap(b->staging, opt->outdir, S_jobs(opt), dl) == -1)
 		goto out;
@@ -653,7 +654,7 @@ out:
 			rmdir(opt->outdir);
 	}
 	/* A signal after the swap comes too late to stop anything: the build is done. */
-	if (rc == -1 && build_should_stop()) {
+	if (rc == -1 && S_should_stop()) {
 		diag_error(dl, NULL, 0, 0, "interrupted by signal %d: the previous output is untouched",
 		    (int)build_cancelled);
 		rc = -1;

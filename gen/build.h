@@ -11,13 +11,11 @@
 #include "model.h"
 
 /*
- * Set by SIGINT/SIGTERM while a build runs: renderers check it between
- * pages and stop, so the staging folder can be removed before exiting.
+ * Set by SIGINT/SIGTERM while a build runs: the build passes it down to
+ * the renderers, which stop between pages, so the staging folder can be
+ * removed before exiting.
  */
 extern volatile sig_atomic_t build_cancelled;
-
-/* 1 if the build should stop now (a signal arrived). */
-int build_should_stop(void);
 
 struct html_site;
 

@@ -19,7 +19,6 @@
 
 #include <libxml/tree.h>
 
-#include "build.h"
 #include "markdown.h"
 #include "pool.h"
 #include "render.h"
@@ -57,6 +56,7 @@ struct html {
 	 * in the page's tree, and in its bytes).
 	 */
 	int consume;
+	const volatile sig_atomic_t *stop; /* html_write's: non-zero ends the pages */
 };
 
 /* A question as the serialiser wrote it. */
@@ -66,6 +66,12 @@ struct frag {
 	char *html;
 	size_t len;
 };
+
+static int
+S_stopped(const struct html *h)
+{
+	return h->stop != NULL && *h->stop != 0;
+}
 
 static const char *
 S_diff_name(enum difficulty d)
@@ -1534,7 +1540,7 @@ S_question_job(void *arg, size_t job, int worker)
 	struct part p;
 
 	(void)worker;
-	if (build_should_stop())
+	if (S_stopped(h))
 		return;
 	/* Rendered at load: S_test fills its holes as it joins the topic's questions. */
 	if (f->q->html)
@@ -1646,8 +1652,8 @@ S_page_job(void *arg, size_t job, int worker)
 	size_t first;
 
 	(void)worker;
-	/* A signal (build_should_stop) ends the build between pages. */
-	if (job > atomic_load(&pb->failed) || build_should_stop()) {
+	/* A signal (html_write's stop) ends the build between pages. */
+	if (job > atomic_load(&pb->failed) || S_stopped(&h)) {
 		r->rc = -1;
 		goto out;
 	}
@@ -1689,7 +1695,7 @@ S_pages(struct html *h, int nthreads)
 	S_free_questions(h);
 	S_list_questions(h);
 	S_render_questions(h, NULL, nthreads);
-	if (build_should_stop()) {
+	if (S_stopped(h)) {
 		free(pb.res);
 		return -1;
 	}
@@ -1850,7 +1856,8 @@ S_forget_urls(struct html *h)
 }
 
 int
-html_write(struct html_site *hs, const char *outdir, int nthreads, struct diag_list *dl)
+html_write(struct html_site *hs, const char *outdir, int nthreads,
+    const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
 	struct html *h = &hs->h;
 	int rc = -1;
@@ -1858,6 +1865,7 @@ html_write(struct html_site *hs, const char *outdir, int nthreads, struct diag_l
 	h->outdir = outdir;
 	h->dl = dl;
 	h->replace = 0;
+	h->stop = stop;
 	if (theme_copy_assets(&hs->theme, outdir, dl) == -1 || S_assets(h) == -1)
 		goto out;
 	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1)
@@ -1891,6 +1899,8 @@ html_update(struct html_site *hs, const struct site_change *ch, const char *outd
 	h->outdir = outdir;
 	h->dl = dl;
 	h->replace = 1;
+	/* serve stops between updates, never inside one. */
+	h->stop = NULL;
 	if (ch->topic) {
 		const struct test *t = ch->topic->test;
 
@@ -1927,7 +1937,8 @@ html_close(struct html_site *hs)
 }
 
 int
-html_build(const struct site *site, const char *outdir, int nthreads, struct diag_list *dl)
+html_build(const struct site *site, const char *outdir, int nthreads,
+    const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
 	struct html_site *hs = html_open(site, dl);
 	int rc;
@@ -1935,7 +1946,7 @@ html_build(const struct site *site, const char *outdir, int nthreads, struct dia
 	if (hs == NULL)
 		return -1;
 	hs->h.consume = 1;
-	rc = html_write(hs, outdir, nthreads, dl);
+	rc = html_write(hs, outdir, nthreads, stop, dl);
 	html_close(hs);
 	return rc;
 }

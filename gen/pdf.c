@@ -35,7 +35,6 @@
 #include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
 
-#include "build.h"
 #include "cardtext.h"
 #include "impose.h"
 #include "pool.h"
@@ -1200,11 +1199,13 @@ struct pdf_deck {
 	size_t npages;
 	size_t next;                 /* the next page to draw */
 	int failed;                  /* could not open, or stopped by a signal */
+	const volatile sig_atomic_t *stop;
 };
 
 struct pdf_deck *
 pdf_deck_open(const struct site *site, const struct deck *deck, size_t ncards,
-    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl)
+    const struct print_config *pc, const char *path, int nthreads,
+    const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
 	struct pdf_deck *pd = xcalloc(1, sizeof(*pd));
 	struct writer *w = &pd->w;
@@ -1223,6 +1224,7 @@ pdf_deck_open(const struct site *site, const struct deck *deck, size_t ncards,
 	}
 	S_style(&w->st, pc);
 	pd->path = xstrdup(path);
+	pd->stop = stop;
 	w->progress = ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
 	subject = deck->description && *deck->description ? xstrdup(deck->description)
 	    : xasprintf("%zu flashcards", ncards);
@@ -1265,7 +1267,7 @@ pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *d
 		 * The helpers stop first: the cards they lay out are the
 		 * caller's, freed once this returns.
 		 */
-		if (build_should_stop()) {
+		if (pd->stop != NULL && *pd->stop != 0) {
 			S_fitting_finish(&pd->ft);
 			pd->failed = 1;
 			return -1;
@@ -1301,9 +1303,10 @@ pdf_deck_close(struct pdf_deck *pd)
 
 int
 pdf_write_deck(const struct site *site, const struct deck *deck,
-    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl)
+    const struct print_config *pc, const char *path, int nthreads,
+    const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
-	struct pdf_deck *pd = pdf_deck_open(site, deck, deck->ncards, pc, path, nthreads, dl);
+	struct pdf_deck *pd = pdf_deck_open(site, deck, deck->ncards, pc, path, nthreads, stop, dl);
 	size_t done;
 	int rc;
 

@@ -4,6 +4,8 @@
 #ifndef QUIZDECK_PDF_H
 #define QUIZDECK_PDF_H
 
+#include <signal.h>
+
 #include "model.h"
 
 /*
@@ -11,10 +13,12 @@
  * the cards on nthreads threads (the file is the same for any number).
  * Cards that do not fit even at min_font_size are warnings naming their
  * file and line. Returns 0, or -1 with diagnostics added (or, without
- * one, when build_should_stop() asked it to stop between pages).
+ * one, when *stop, if stop is not NULL, turned non-zero: it is read
+ * between pages, and may be set by a signal handler).
  */
 int pdf_write_deck(const struct site *site, const struct deck *deck,
-    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl);
+    const struct print_config *pc, const char *path, int nthreads,
+    const volatile sig_atomic_t *stop, struct diag_list *dl);
 
 /*
  * The same, a run of cards at a time, for a deck whose cards are built
@@ -30,7 +34,8 @@ int pdf_write_deck(const struct site *site, const struct deck *deck,
  */
 struct pdf_deck;
 struct pdf_deck *pdf_deck_open(const struct site *site, const struct deck *deck, size_t ncards,
-    const struct print_config *pc, const char *path, int nthreads, struct diag_list *dl);
+    const struct print_config *pc, const char *path, int nthreads,
+    const volatile sig_atomic_t *stop, struct diag_list *dl);
 int pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *done);
 int pdf_deck_close(struct pdf_deck *pd);
 

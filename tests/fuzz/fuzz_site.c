@@ -261,7 +261,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dir_remove(out2);
 	if (!diag_failed(&dl)) {
 		dir_make(out);
-		if (html_build(&site, out, 1, &dl) == 0)
+		if (html_build(&site, out, 1, NULL, &dl) == 0)
 			S_check_pages(&site, out);
 		else
 			dir_remove(out);
@@ -281,7 +281,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!diag_failed(&dl)) {
 		dir_make(out2);
-		if (html_build(&site, out2, 1, &dl) == 0)
+		if (html_build(&site, out2, 1, NULL, &dl) == 0)
 			S_same_pages(&site, out, out2);
 	}
 	site_free(&site);
