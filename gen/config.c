@@ -150,9 +150,9 @@ static const char *const cut_names[] = { "corners", "lines", "none" };
 int
 config_parse_duplex(const char *s, enum duplex_mode *out)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < sizeof(duplex_names) / sizeof(duplex_names[0]); i++)
 		if (strcmp(s, duplex_names[i]) == 0) {
 			*out = (enum duplex_mode)i;
 			return 0;
@@ -169,14 +169,50 @@ config_duplex_name(enum duplex_mode d)
 int
 config_parse_cut_marks(const char *s, enum cut_marks *out)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < sizeof(cut_names) / sizeof(cut_names[0]); i++)
 		if (strcmp(s, cut_names[i]) == 0) {
 			*out = (enum cut_marks)i;
 			return 0;
 		}
 	return -1;
+}
+
+const char *
+config_choice_name(enum config_choice which, size_t i)
+{
+	switch (which) {
+	case CONFIG_PAPER:
+		return i < sizeof(papers) / sizeof(papers[0]) ? papers[i].name : NULL;
+	case CONFIG_CARD:
+		return i < sizeof(cards) / sizeof(cards[0]) ? cards[i].name : NULL;
+	case CONFIG_DUPLEX:
+		return i < sizeof(duplex_names) / sizeof(duplex_names[0]) ? duplex_names[i] : NULL;
+	case CONFIG_CUT_MARKS:
+		return i < sizeof(cut_names) / sizeof(cut_names[0]) ? cut_names[i] : NULL;
+	}
+	return NULL;
+}
+
+char *
+config_choice_list(enum config_choice which, const char *other)
+{
+	const char *name;
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	for (i = 0; (name = config_choice_name(which, i)) != NULL; i++) {
+		if (i > 0)
+			buf_puts(&b, other == NULL && config_choice_name(which, i + 1) == NULL ? " or " : ", ");
+		buf_puts(&b, name);
+	}
+	if (other != NULL) {
+		buf_puts(&b, ", or ");
+		buf_puts(&b, other);
+	}
+	return buf_detach(&b);
 }
 
 /* One length: "0.5mm", "-0.3 mm", "0", "0.02in". */
@@ -243,6 +279,22 @@ S_bad(struct reader *r, const struct toml_keyval *kv, const char *fmt, const cha
 	snprintf(msg, sizeof(msg), fmt, kv->key, a);
 	diag_error(r->dl, r->path, kv->value->line, kv->value->col, "%s", msg);
 	r->failed = 1;
+}
+
+/*
+ * kv's value is none of which's names: shape, a format for S_bad with
+ * %s where the list goes, names them all (config_choice_list).
+ */
+static void
+S_bad_choice(struct reader *r, const struct toml_keyval *kv, const char *shape,
+    enum config_choice which, const char *other)
+{
+	char *list = config_choice_list(which, other);
+	char *fmt = xasprintf(shape, list);
+
+	S_bad(r, kv, fmt, kv->value->u.s.ptr);
+	free(fmt);
+	free(list);
 }
 
 static int
@@ -422,24 +474,26 @@ S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
 		s = v->u.s.ptr;
 		if (strcmp(kv->key, "paper") == 0) {
 			if (config_paper_size(s, &p->paper_w, &p->paper_h) == -1)
-				S_bad(r, kv, "\"%s\": unknown paper \"%s\" (a4, a3, a5, letter, legal, or \"WxHmm\" / \"WxHin\")", s);
+				S_bad_choice(r, kv, "\"%%s\": unknown paper \"%%s\" (%s)", CONFIG_PAPER,
+				    "\"WxHmm\" / \"WxHin\"");
 			else {
 				free(p->paper_name);
 				p->paper_name = xstrdup(s);
 			}
 		} else if (strcmp(kv->key, "card") == 0) {
 			if (config_card_size(s, &p->card_w, &p->card_h) == -1)
-				S_bad(r, kv, "\"%s\": unknown card size \"%s\" (a7, a6, a8, index-3x5, index-4x6, index-5x8, business, poker, or \"WxHmm\")", s);
+				S_bad_choice(r, kv, "\"%%s\": unknown card size \"%%s\" (%s)", CONFIG_CARD,
+				    "\"WxHmm\"");
 			else {
 				free(p->card_name);
 				p->card_name = xstrdup(s);
 			}
 		} else if (strcmp(kv->key, "duplex") == 0) {
 			if (config_parse_duplex(s, &p->duplex) == -1)
-				S_bad(r, kv, "\"%s\" must be long-edge, short-edge, fold or single, not \"%s\"", s);
+				S_bad_choice(r, kv, "\"%%s\" must be %s, not \"%%s\"", CONFIG_DUPLEX, NULL);
 		} else if (strcmp(kv->key, "cut_marks") == 0) {
 			if (config_parse_cut_marks(s, &p->cut_marks) == -1)
-				S_bad(r, kv, "\"%s\" must be corners, lines or none, not \"%s\"", s);
+				S_bad_choice(r, kv, "\"%%s\" must be %s, not \"%%s\"", CONFIG_CUT_MARKS, NULL);
 		} else if (strcmp(kv->key, "font") == 0) {
 			if (*s == '\0')
 				S_bad(r, kv, "\"%s\" may not be empty%s", "");

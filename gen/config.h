@@ -77,4 +77,17 @@ int config_parse_cut_marks(const char *s, enum cut_marks *out);
 int config_parse_offset(const char *s, double *x_mm, double *y_mm);
 const char *config_duplex_name(enum duplex_mode d);
 
+/*
+ * The names a [print] setting (and its `quizdeck print` option) accepts,
+ * from the tables the parsers above read, so that help text, error
+ * messages and the README (checked by a unit test) name the same ones.
+ * config_choice_name gives the i-th in table order, or NULL past the
+ * last. config_choice_list joins them for a message, "a, b or c"; with
+ * other, the last alternative is other instead: "a, b, c, or other".
+ * The caller frees the list. No name holds a '%'.
+ */
+enum config_choice { CONFIG_PAPER, CONFIG_CARD, CONFIG_DUPLEX, CONFIG_CUT_MARKS };
+const char *config_choice_name(enum config_choice which, size_t i);
+char *config_choice_list(enum config_choice which, const char *other);
+
 #endif

@@ -67,20 +67,79 @@ static const char usage_check[] =
 "  --strict   warnings are errors\n"
 "  --dump     print the parsed model as stable text (for tests)\n";
 
-static const char usage_print[] =
+/* The names --paper, --card, --duplex and --cut-marks take come from config.c's tables. */
+static const char usage_print_head[] =
 "usage: quizdeck print [-C DIR] [-o OUT] [-j N] [OPTIONS] [DECK...]\n"
 "\n"
 "Writes OUT/print/DECK.pdf for the named decks (default: all). The options\n"
 "override [print] in site.toml.\n"
 "\n"
-"  -j N             work on N threads (default: one per core)\n"
-"  --paper P        a4, letter, a3, a5, legal, or WxHmm / WxHin\n"
-"  --card C         a7, a6, a8, index-3x5, index-4x6, business, poker, or WxHmm\n"
-"  --duplex D       long-edge, short-edge, fold or single\n"
-"  --cut-marks M    corners, lines or none\n"
+"  -j N             work on N threads (default: one per core)\n";
+
+static const char usage_print_tail[] =
 "  --back-offset O  shift of the back pages, as \"0.5mm,-0.3mm\"\n"
 "  --calibration    write OUT/print/calibration.pdf, a sheet to measure\n"
 "                   your printer's back-side shift, and nothing else\n";
+
+#define USAGE_WIDTH 79
+#define USAGE_INDENT 19        /* where an option's text starts */
+
+/* An option and its text, the text filled to USAGE_WIDTH under USAGE_INDENT. */
+static void
+S_usage_option(struct buf *b, const char *option, const char *text)
+{
+	size_t col, len;
+	const char *end;
+
+	buf_printf(b, "  %-*s", USAGE_INDENT - 2, option);
+	col = USAGE_INDENT;
+	while (*text) {
+		end = strchr(text, ' ');
+		len = end ? (size_t)(end - text) : strlen(text);
+		if (col > USAGE_INDENT && col + 1 + len > USAGE_WIDTH) {
+			buf_printf(b, "\n%*s", USAGE_INDENT, "");
+			col = USAGE_INDENT;
+		} else if (col > USAGE_INDENT) {
+			buf_putc(b, ' ');
+			col++;
+		}
+		buf_put(b, text, len);
+		col += len;
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	buf_putc(b, '\n');
+}
+
+static void
+S_usage_choice(struct buf *b, const char *option, enum config_choice which, const char *other)
+{
+	char *list = config_choice_list(which, other);
+
+	S_usage_option(b, option, list);
+	free(list);
+}
+
+/* print's usage, made once; it lives as long as the process. */
+static const char *
+S_usage_print(void)
+{
+	static char *text;
+	struct buf b;
+
+	if (text != NULL)
+		return text;
+	buf_init(&b);
+	buf_puts(&b, usage_print_head);
+	S_usage_choice(&b, "--paper P", CONFIG_PAPER, "WxHmm / WxHin");
+	S_usage_choice(&b, "--card C", CONFIG_CARD, "WxHmm");
+	S_usage_choice(&b, "--duplex D", CONFIG_DUPLEX, NULL);
+	S_usage_choice(&b, "--cut-marks M", CONFIG_CUT_MARKS, NULL);
+	buf_puts(&b, usage_print_tail);
+	text = buf_detach(&b);
+	return text;
+}
 
 static const char usage_serve[] =
 "usage: quizdeck serve [-C DIR] [--port N]\n"
@@ -142,16 +201,16 @@ static int
 S_print_options(const struct cli *cli, struct print_config *pc)
 {
 	if (cli->paper && config_paper_size(cli->paper, &pc->paper_w, &pc->paper_h) == -1)
-		return S_usage_error(usage_print, "unknown paper size \"%s\"", cli->paper);
+		return S_usage_error(S_usage_print(), "unknown paper size \"%s\"", cli->paper);
 	if (cli->card && config_card_size(cli->card, &pc->card_w, &pc->card_h) == -1)
-		return S_usage_error(usage_print, "unknown card size \"%s\"", cli->card);
+		return S_usage_error(S_usage_print(), "unknown card size \"%s\"", cli->card);
 	if (cli->duplex && config_parse_duplex(cli->duplex, &pc->duplex) == -1)
-		return S_usage_error(usage_print, "unknown duplex mode \"%s\"", cli->duplex);
+		return S_usage_error(S_usage_print(), "unknown duplex mode \"%s\"", cli->duplex);
 	if (cli->cut_marks && config_parse_cut_marks(cli->cut_marks, &pc->cut_marks) == -1)
-		return S_usage_error(usage_print, "unknown cut marks \"%s\"", cli->cut_marks);
+		return S_usage_error(S_usage_print(), "unknown cut marks \"%s\"", cli->cut_marks);
 	if (cli->back_offset && config_parse_offset(cli->back_offset,
 	    &pc->back_offset_x, &pc->back_offset_y) == -1)
-		return S_usage_error(usage_print, "bad back offset \"%s\"", cli->back_offset);
+		return S_usage_error(S_usage_print(), "bad back offset \"%s\"", cli->back_offset);
 	if (cli->paper) {
 		free(pc->paper_name);
 		pc->paper_name = xstrdup(cli->paper);
@@ -276,7 +335,7 @@ S_cmd_build(const struct cli *cli, int html)
 				if (strcmp(site->decks[k]->slug, cli->args[i]) == 0)
 					break;
 			if (k == site->ndecks)
-				bad = S_usage_error(usage_print, "no deck named \"%s\" in content/cards", cli->args[i]);
+				bad = S_usage_error(S_usage_print(), "no deck named \"%s\" in content/cards", cli->args[i]);
 		}
 		if (bad) {
 			if (b)
@@ -409,7 +468,7 @@ S_usage_of(const char *cmd)
 	if (!strcmp(cmd, "check"))
 		return usage_check;
 	if (!strcmp(cmd, "print"))
-		return usage_print;
+		return S_usage_print();
 	if (!strcmp(cmd, "serve"))
 		return usage_serve;
 	if (!strcmp(cmd, "new"))

@@ -36,6 +36,13 @@ for c in build check print serve new; do
 	expect "$c --help" 0 $Q "$c" --help
 	grep_in "$c --help shows its usage" "$tmp/out" "usage: quizdeck $c"
 done
+# print's help names config.c's sizes, the last of each table among them.
+expect "print --help" 0 $Q print --help
+grep_in "print --help names every paper" "$tmp/out" "legal, tabloid, or WxHmm / WxHin"
+grep_in "print --help names every card" "$tmp/out" "poker, tarot, or WxHmm"
+grep_in "print --help names every duplex mode" "$tmp/out" "long-edge, short-edge, fold or single"
+expect "an unknown card size is a usage error" 2 $Q print --card tarots
+grep_in "and says which" "$tmp/err" 'unknown card size "tarots"'
 expect "no command is a usage error" 2 $Q
 expect "an unknown command is a usage error" 2 $Q frobnicate
 grep_in "and says which" "$tmp/err" 'unknown command "frobnicate"'
