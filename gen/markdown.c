@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm/node.h>
@@ -680,171 +682,121 @@ md_plain_text(cmark_node *node)
 /* Slugs. */
 
 /*
- * Lower-cases the scripts whose capitals are a fixed offset away (Latin,
- * Greek, Cyrillic, Armenian, fullwidth); other scripts have no case or
- * are rare in headings. This is what GitHub does for the common cases
- * without pulling in a Unicode library.
- */
-static uint32_t
-S_lower(uint32_t c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c + 32;
-	if (c < 0x80)
-		return c;
-	if ((c >= 0xC0 && c <= 0xDE && c != 0xD7))
-		return c + 32;
-	if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177) ||
-	    (c >= 0x1A0 && c <= 0x1A5) || (c >= 0x1DE && c <= 0x1EF) ||
-	    (c >= 0x1F8 && c <= 0x21F) || (c >= 0x222 && c <= 0x233) ||
-	    (c >= 0x1E00 && c <= 0x1E95) || (c >= 0x1EA0 && c <= 0x1EFF) ||
-	    (c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
-	    (c >= 0x4D0 && c <= 0x52F))
-		return (c % 2 == 0) ? c + 1 : c;
-	if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E) ||
-	    (c >= 0x4C1 && c <= 0x4CE))
-		return (c % 2 == 1) ? c + 1 : c;
-	if (c == 0x178)
-		return 0xFF;
-	if (c == 0x386)
-		return 0x3AC;
-	if (c >= 0x388 && c <= 0x38A)
-		return c + 37;
-	if (c == 0x38C)
-		return 0x3CC;
-	if (c == 0x38E || c == 0x38F)
-		return c + 63;
-	if ((c >= 0x391 && c <= 0x3A1) || (c >= 0x3A3 && c <= 0x3AB))
-		return c + 32;
-	if (c >= 0x400 && c <= 0x40F)
-		return c + 80;
-	if (c >= 0x410 && c <= 0x42F)
-		return c + 32;
-	if (c >= 0x531 && c <= 0x556)
-		return c + 48;
-	if (c >= 0xFF21 && c <= 0xFF3A)
-		return c + 32;
-	return c;
-}
-
-/*
- * Whether GitHub keeps a non-ASCII code point in a slug: letters, marks
- * and numbers stay; punctuation, symbols, spaces of other widths,
- * format characters and emoji go. Decided by block, which matches
- * GitHub for the scripts people write headings in.
+ * Whether GitHub keeps a code point in a slug: letters, marks, numbers
+ * and connector punctuation ('_' and its kin); other punctuation,
+ * symbols, separators, controls and unassigned code points go.
  */
 static int
-S_keep_non_ascii(uint32_t c)
+S_slug_keeps(gunichar c)
 {
-	if (c < 0xC0)
-		return c == 0xAA || c == 0xB2 || c == 0xB3 || c == 0xB5 ||
-		    c == 0xB9 || c == 0xBA || (c >= 0xBC && c <= 0xBE);
-	if (c == 0xD7 || c == 0xF7)
+	switch (g_unichar_type(c)) {
+	case G_UNICODE_LOWERCASE_LETTER:
+	case G_UNICODE_MODIFIER_LETTER:
+	case G_UNICODE_OTHER_LETTER:
+	case G_UNICODE_TITLECASE_LETTER:
+	case G_UNICODE_UPPERCASE_LETTER:
+	case G_UNICODE_SPACING_MARK:
+	case G_UNICODE_ENCLOSING_MARK:
+	case G_UNICODE_NON_SPACING_MARK:
+	case G_UNICODE_DECIMAL_NUMBER:
+	case G_UNICODE_LETTER_NUMBER:
+	case G_UNICODE_OTHER_NUMBER:
+	case G_UNICODE_CONNECT_PUNCTUATION:
+		return 1;
+	default:
 		return 0;
-	if (c >= 0x2000 && c <= 0x206F)        /* general punctuation */
-		return c == 0x203F || c == 0x2040 || c == 0x2054;
-	if (c >= 0x20A0 && c <= 0x20CF)        /* currency */
-		return 0;
-	if (c >= 0x2100 && c <= 0x214F)        /* letterlike: keep the letters */
-		return c == 0x2102 || c == 0x2107 || (c >= 0x210A && c <= 0x2113) ||
-		    c == 0x2115 || (c >= 0x2119 && c <= 0x211D) || c == 0x2124 ||
-		    c == 0x2126 || c == 0x2128 || (c >= 0x212A && c <= 0x212D) ||
-		    (c >= 0x212F && c <= 0x2139) || (c >= 0x213C && c <= 0x213F) ||
-		    (c >= 0x2145 && c <= 0x2149) || c == 0x214E;
-	if (c >= 0x2190 && c <= 0x245F)        /* arrows, maths, technical, boxes */
-		return 0;
-	if (c >= 0x2500 && c <= 0x2775)        /* shapes, symbols, dingbats */
-		return 0;
-	if (c >= 0x2794 && c <= 0x2BFF)
-		return 0;
-	if (c >= 0x2E00 && c <= 0x2E7F)        /* supplemental punctuation */
-		return 0;
-	if (c >= 0x3000 && c <= 0x303F)        /* CJK punctuation */
-		return (c >= 0x3005 && c <= 0x3007) || (c >= 0x3021 && c <= 0x302F) ||
-		    (c >= 0x3031 && c <= 0x3035) || (c >= 0x3038 && c <= 0x303C);
-	if (c >= 0xFE10 && c <= 0xFE1F)
-		return 0;
-	if (c >= 0xFE30 && c <= 0xFE6F)
-		return c == 0xFE33 || c == 0xFE34 || (c >= 0xFE4D && c <= 0xFE4F);
-	if (c == 0xFEFF)
-		return 0;
-	if (c >= 0xFF01 && c <= 0xFF0F)        /* fullwidth punctuation */
-		return 0;
-	if ((c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40 && c != 0xFF3F) ||
-	    (c >= 0xFF5B && c <= 0xFF65))
-		return 0;
-	if (c >= 0xFFF0 && c <= 0xFFFF)
-		return 0;
-	if (c >= 0x1F000 && c <= 0x1FAFF)      /* emoji and pictographs */
-		return 0;
-	if (c >= 0xE0000 && c <= 0xE007F)      /* tags */
-		return 0;
+	}
+}
+
+/* Whether s[0..n) is all ASCII: then no Unicode table is needed. */
+static int
+S_ascii(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
 	return 1;
 }
 
+/*
+ * GitHub's rule: lower-case (the full mapping, as JavaScript's
+ * toLowerCase: a final capital sigma becomes 'ς'), keep what
+ * S_slug_keeps keeps and '-', make each space a '-'. Invalid UTF-8 is
+ * dropped.
+ */
 char *
 md_slug(const char *text)
 {
-	const unsigned char *s = (const unsigned char *)text;
-	size_t n = strlen(text), i = 0, k;
+	size_t n = strlen(text);
+	char *valid = NULL, *lower = NULL;
+	const char *p;
 	struct buf b;
-	uint32_t c;
 
 	buf_init(&b);
 	buf_put(&b, "", 0);
-	while (i < n) {
-		k = utf8_decode(s + i, n - i, &c);
-		if (k == 0) {
-			i++;
-			continue;
-		}
-		i += k;
+	if (!S_ascii(text, n)) {
+		if (!g_utf8_validate(text, (gssize)n, NULL))
+			text = valid = g_utf8_make_valid(text, (gssize)n);
+		text = lower = g_utf8_strdown(text, -1);
+	}
+	for (p = text; *p; p = g_utf8_next_char(p)) {
+		unsigned char c = (unsigned char)*p;
+
 		if (c < 0x80) {
-			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			    c == '-' || c == '_')
-				buf_putc(&b, (int)c);
+			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')
+				buf_putc(&b, c);
 			else if (c >= 'A' && c <= 'Z')
-				buf_putc(&b, (int)(c + 32));
+				buf_putc(&b, c + ('a' - 'A'));
 			else if (c == ' ')
 				buf_putc(&b, '-');
-			continue;
-		}
-		if (S_keep_non_ascii(c))
-			buf_put_utf8(&b, S_lower(c));
+		} else if (S_slug_keeps(g_utf8_get_char(p)))
+			buf_put(&b, p, (size_t)(g_utf8_next_char(p) - p));
 	}
+	g_free(lower);
+	g_free(valid);
 	return buf_detach(&b);
+}
+
+/* The canonical caseless form of a valid UTF-8 run: NFD, case-folded, NFD again. */
+static void
+S_fold_run(struct buf *b, const char *s, size_t n)
+{
+	char *nfd = g_utf8_normalize(s, (gssize)n, G_NORMALIZE_NFD);
+	char *folded = g_utf8_casefold(nfd, -1);
+	char *again = g_utf8_normalize(folded, -1, G_NORMALIZE_NFD);
+
+	buf_puts(b, again);
+	g_free(again);
+	g_free(folded);
+	g_free(nfd);
 }
 
 char *
 md_casefold(const char *text)
 {
-	const unsigned char *s = (const unsigned char *)text;
-	size_t n = strlen(text), i = 0, k;
+	size_t n = strlen(text), i;
+	const char *end;
 	struct buf b;
-	uint32_t c;
 
 	buf_init(&b);
 	buf_put(&b, "", 0);
-	while (i < n) {
-		/* ASCII, nearly every name, in runs: lowered as it is copied. */
-		for (k = i; k < n && s[k] < 0x80; k++)
-			;
-		if (k > i) {
-			size_t at = b.len, j;
-
-			buf_put(&b, s + i, k - i);
-			for (j = at; j < b.len; j++)
-				if (b.data[j] >= 'A' && b.data[j] <= 'Z')
-					b.data[j] = (char)(b.data[j] + 32);
-			i = k;
-			continue;
-		}
-		if ((k = utf8_decode(s + i, n - i, &c)) == 0) {
-			buf_putc(&b, s[i++]);
-			continue;
-		}
-		i += k;
-		buf_put_utf8(&b, S_lower(c));
+	/* ASCII, nearly every name: lowered as it is copied. */
+	if (S_ascii(text, n)) {
+		buf_put(&b, text, n);
+		for (i = 0; i < b.len; i++)
+			if (b.data[i] >= 'A' && b.data[i] <= 'Z')
+				b.data[i] = (char)(b.data[i] + ('a' - 'A'));
+		return buf_detach(&b);
+	}
+	/* Valid runs are folded; a byte that is no UTF-8 stays as it is. */
+	while (*text) {
+		g_utf8_validate(text, -1, &end);
+		S_fold_run(&b, text, (size_t)(end - text));
+		if (*end)
+			buf_putc(&b, *end++);
+		text = end;
 	}
 	return buf_detach(&b);
 }

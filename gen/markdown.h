@@ -78,9 +78,11 @@ int md_is_block(cmark_node *n);
 /* GitHub's slug of a heading's text (without the -N suffix). */
 char *md_slug(const char *text);
 /*
- * text lower-cased the way md_slug does (Latin, Greek, Cyrillic,
- * Armenian, fullwidth), for comparing names as a case-insensitive disk
- * would. Invalid UTF-8 bytes are kept as they are. Caller frees.
+ * text in canonical caseless form (NFD, case-folded, NFD again), for
+ * comparing names as a case-insensitive disk would, and as macOS's,
+ * which also ignore or undo composition ("é" as one code point or as
+ * "e" and a combining accent). Never makes or takes a '/'. Invalid
+ * UTF-8 bytes are kept as they are. Caller frees.
  */
 char *md_casefold(const char *text);
 

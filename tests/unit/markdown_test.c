@@ -38,6 +38,18 @@ test_slugs(void)
 		{ "MiXeD CaSe 42", "mixed-case-42" },
 		{ "a\tb", "ab" },
 		{ "½ and ²", "½-and-²" },
+		/* Unicode's full lower-case mapping, as GitHub's toLowerCase. */
+		{ "\xc4\xb0stanbul", "i\xcc\x87stanbul" },      /* İ: i and a combining dot */
+		{ "ΟΔΟΣ ΚΑΙ ΣΑ", "οδος-και-σα" },                 /* a word's last sigma */
+		{ "ᲐᲑᲒ", "აბგ" },                                 /* Georgian capitals */
+		{ "ẞ", "ß" },
+		/* Kept by category: symbols, punctuation and unassigned code points go. */
+		{ "ⓐ circled", "-circled" },
+		{ "a\xcd\xbe" "b", "ab" },                         /* Greek question mark */
+		{ "a\xe1\x9a\x80" "b", "ab" },                     /* Ogham space mark */
+		{ "a\xee\x80\x80" "b", "ab" },                     /* private use */
+		{ "a\xe2\x80\xbf" "b", "a\xe2\x80\xbf" "b" },           /* a connector, as '_' */
+		{ "a\xff" "B", "ab" },                              /* not UTF-8 */
 	};
 	size_t i;
 
