@@ -468,16 +468,16 @@ cardtext_new(const struct block_range *back)
 /* ---- laying out ------------------------------------------------------ */
 
 /*
- * Bounds on what Pango is given, so hostile content costs seconds, not
- * hours. Pango breaks a word that has no break opportunity in time
- * quadratic in its length (a card with a 40,000-letter word took 40 s):
- * a zero-width space after every CARDTEXT_MAX_RUN characters of an
- * unbroken run keeps it linear (no word is that long, and such a run is
- * broken across lines anyway). And no card shows CARDTEXT_MAX_CHARS
- * characters even at the smallest size (an A4 page holds about 15,000 at
- * 7 pt): past that the text is cut, with an ellipsis, and the card is
- * reported as too long as before. Tags of markup are always copied, so
- * the markup stays balanced; an entity counts as one character.
+ * Bounds on what Pango is given, so that the time hostile content costs
+ * grows with its length and no faster. Pango breaks a word that has no
+ * break opportunity in time quadratic in its length: a zero-width space
+ * after every CARDTEXT_MAX_RUN characters of an unbroken run keeps it
+ * linear (no word is that long, and such a run is broken across lines
+ * anyway). And no card shows CARDTEXT_MAX_CHARS characters even at the
+ * smallest size (more than a whole A4 page holds at 7 pt): past that the
+ * text is cut, with an ellipsis, and the card is reported as too long as
+ * before. Tags of markup are always copied, so the markup stays balanced;
+ * an entity counts as one character.
  */
 #define CARDTEXT_MAX_RUN 200
 #define CARDTEXT_MAX_CHARS 30000

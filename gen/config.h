@@ -48,12 +48,12 @@ struct config {
 };
 
 /*
- * The default limits: what one hostile file may cost. Parsing takes up
- * to about 160 bytes of memory per byte of Markdown (a file of one-letter
- * list items, the worst case found), so 8 MiB bounds it near 1.3 GB;
- * building takes up to about 3.5 KB per element (a heading: the page, the
- * contents, the anchor), so half a million elements bound it near 1.7 GB.
- * Real chapters and decks are a few hundred KB and a few thousand elements.
+ * The default limits: what one hostile file may cost. Parsing takes
+ * memory in proportion to a file's bytes (most for a file of one-letter
+ * list items), and building in proportion to its elements (a heading
+ * makes the page's, the contents' and the anchor's): each limit keeps its
+ * worst case within an ordinary machine's memory, and lies far above
+ * what real chapters and decks hold.
  */
 #define CONFIG_MAX_FILE_SIZE (8L * 1024 * 1024)
 #define CONFIG_MAX_ELEMENTS 500000L

@@ -132,9 +132,9 @@ S_slot_of(const char *rel, size_t nindex)
 }
 
 /*
- * set->index for set->v. Every link is looked up by its file: a binary
- * search over 10,000 paths that share long prefixes was a few percent
- * of a build, mostly strcmp missing the cache.
+ * set->index for set->v. Every link is looked up by its file, and the
+ * paths share long prefixes: a binary search would compare each of them
+ * again and again, missing the cache, where a hash reads one.
  */
 static void
 S_index(struct source_set *set)

@@ -88,8 +88,8 @@ S_diff_name(enum difficulty d)
 
 /*
  * n in decimal, into out (NUMBER_LEN bytes); returns out. Pages that
- * number things do it for every page or item, where xasprintf's format
- * machinery cost some 1,500 instructions a number.
+ * number things do it for every page or item, and xasprintf would read
+ * a format and allocate for each.
  */
 #define NUMBER_LEN 24
 

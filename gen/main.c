@@ -285,13 +285,12 @@ S_cmd_check(const struct cli *cli)
 }
 
 /*
- * The model build and print load, kept for the process's life. Their
- * last step is exit, and a large site's model is a few hundred MB of
- * cmark trees that took a tenth of a build to free block by block: the
- * system takes it back whole, as with clang's -disable-free. Held here,
- * not on the stack, it stays reachable, so valgrind counts no leak.
- * Sanitizer builds do free it, so leak checking still covers site_free;
- * serve and check free theirs.
+ * The model build and print load, kept for the process's life. Their last
+ * step is exit, and freeing a large site's model block by block is work
+ * for nothing: the system takes it back whole, as with clang's
+ * -disable-free. Held here, not on the stack, it stays reachable, so
+ * valgrind counts no leak. Sanitizer builds do free it, so leak checking
+ * still covers site_free; serve and check free theirs.
  */
 static struct site S_build_site;
 

@@ -110,12 +110,12 @@ S_repair(cmark_node *n, const char *(*get)(cmark_node *), int (*set)(cmark_node 
  * a card's whole back. Every literal, URL, title and info string is made
  * valid again (fuzz_cardtext found it), and so becomes a copy of its own.
  *
- * A parsed block keeps the text it was parsed from (node->content) for
- * as long as it lives, though only its children's literals, copies now,
- * are read after: it is dropped once the walk leaves the block. That
- * saves a tenth of the model's memory (pages corpus: 440 -> 398 MB). The
- * field is in cmark-gfm's node.h, installed with the library by the same
- * package, so the layout is the library's own.
+ * A parsed block keeps the text it was parsed from (node->content) for as
+ * long as it lives, though only its children's literals, copies now, are
+ * read after: it is dropped once the walk leaves the block, so a kept tree
+ * does not hold its source twice. The field is in cmark-gfm's node.h,
+ * installed with the library by the same package, so the layout is the
+ * library's own.
  */
 static size_t
 S_finish_tree(cmark_node *root)
@@ -163,14 +163,14 @@ static cmark_node *S_parse(const char *md, size_t len, size_t *nodes, cmark_mem 
 
 /*
  * A tree that lives only within one job (a streamed chapter's, parsed,
- * used and dropped) is allocated from a scratch arena: bump allocation,
- * no free of its own, everything released at once. Allocation and free
- * were a third of parsing. cmark_mem has no context pointer, so the
- * arena in use is the thread's current one, and every allocation into
- * such a tree (parsing, and later edits: heading attributes, repaired
- * literals) must happen on the thread that parsed it while the arena is
- * still its current one: from md_parse_scratch to md_scratch_free, with
- * no other arena begun between.
+ * used and dropped) is allocated from a scratch arena: bump allocation, no
+ * free of its own, everything released at once, because cmark allocates
+ * and frees a block for every node and string it makes. cmark_mem has no
+ * context pointer, so the arena in use is the thread's current one, and
+ * every allocation into such a tree (parsing, and later edits: heading
+ * attributes, repaired literals) must happen on the thread that parsed it
+ * while the arena is still its current one: from md_parse_scratch to
+ * md_scratch_free, with no other arena begun between.
  *
  * Each block has a header: the arena's blocks say so and are never freed
  * on their own; a block made when no arena was current is an ordinary

@@ -55,7 +55,8 @@
 #define TRACKING 0.03            /* em between capitals of the running head */
 /*
  * Cairo hands its output over in pieces of a few bytes (each number of a
- * glyph position is one): a write(2) for each cost a tenth of the run.
+ * glyph position is one): they are gathered here, so that a page is a
+ * few write(2) calls and not one per piece.
  */
 #define WRITE_BUFFER (64 * 1024)
 /* Folios kept for the backs: a sheet's worth of cards, for sheets of up to this many. */
@@ -772,7 +773,7 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
  * dpi Pango would round each to a whole point, which moves letters by up
  * to half a point (a twentieth of an em at 9.5 pt) and, on paper, spaces
  * them unevenly. Exact positions also spare cairo a TJ adjustment on
- * nearly every glyph: writing a page costs about 30% less.
+ * nearly every glyph, which makes each page shorter to write.
  */
 static void
 S_typeset_open(struct writer *w, PangoFontMap *map)
@@ -892,8 +893,8 @@ S_progress(struct writer *w, size_t done, size_t total, int last)
  * is. A deck of more than OUTLINE_CARDS cards gets one per OUTLINE_GROUP
  * cards instead, "101-200. The first one's question" (an en dash): a
  * pane of ten thousand entries finds nothing, and cairo keeps every
- * entry until the file is done (about 0.2 KB each), so print's memory
- * would grow with the deck.
+ * entry until the file is done, so print's memory would grow with the
+ * deck.
  */
 static void
 S_outline(struct writer *w, const struct card *c, size_t page, struct impose_rect r)

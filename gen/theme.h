@@ -72,8 +72,8 @@ int theme_copy_assets(const struct theme *t, const char *outdir, struct diag_lis
 /*
  * A scope of named values for filling a template. Names are kept, not
  * copied: they must outlive the scope (string literals, as every caller
- * has them); a page sets a few dozen, and copying each was a tenth of
- * its allocations.
+ * has them); a page sets a few dozen, and a copy of each would be an
+ * allocation apiece.
  */
 struct tvars;
 

@@ -788,18 +788,18 @@ mem_tune(void)
 {
 #ifdef __GLIBC__
 	/*
-	 * glibc gives the top of the heap back to the system once 128 KB of
-	 * it is free. cairo deflates each PDF page with zlib, whose state
-	 * (about 270 KB) is made and freed once a page: at the top of the
-	 * heap, that was a brk down and up again for every page, 20,000
-	 * calls and 80,000 page faults for the bank's 10,000 cards. The top
-	 * is now kept up to 64 MB.
+	 * glibc gives the top of the heap back to the system once more than
+	 * M_TRIM_THRESHOLD of it is free, by default less than the state zlib
+	 * deflates with. cairo deflates each PDF page, and makes and frees
+	 * that state once a page: at the top of the heap, that would be a brk
+	 * down and up again, and the page faults to fill it, for every page.
+	 * The top is kept instead.
 	 *
 	 * Setting this fixes the mmap threshold too, which glibc would
 	 * otherwise raise to the largest block freed. It goes to the most
-	 * glibc allows, 32 MB: at 4 MB, serve's rebuild of the bank took 80
-	 * to 95 ms instead of 66, its largest buffers (the test page's)
-	 * mapped afresh each time.
+	 * glibc allows, so that the largest buffers (a large test page's),
+	 * made again on every rebuild in serve, come from the heap and are
+	 * not mapped afresh each time.
 	 */
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
