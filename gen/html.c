@@ -1,9 +1,9 @@
 /*
  * html: page assembly. For each page, html.c gathers the values a theme
- * template asks for (text, nodes rendered from the content trees, lists)
- * and lets theme.c build the page's tree; then it serialises it. The
- * structured parts the scripts read (questions, cards) are built here as
- * nodes, following the page markup contract in themes/default/README.md.
+ * template asks for (text, HTML rendered from the content trees, lists)
+ * and lets theme.c write the page. The structured parts the scripts read
+ * (questions, cards) are written here through a theme_writer, following
+ * the page markup contract in themes/default/README.md.
  */
 #include "html.h"
 
@@ -185,21 +185,19 @@ S_intro(const struct html *h, struct render_out *o, const struct doc *doc, const
 	render_free(r);
 }
 
-/* A holder element with the description as a paragraph and the intro blocks. */
-static xmlNodePtr
-S_lede(const struct html *h, const struct doc *doc, const char *page, const char *description,
-    const struct block_range *intro, const char *prefix)
+/* The description as a paragraph and the intro blocks, into o. */
+static void
+S_lede(const struct html *h, struct render_out *o, const struct doc *doc, const char *page,
+    const char *description, const struct block_range *intro, const char *prefix)
 {
-	xmlNodePtr holder = render_el(NULL, "div", NULL);
-	struct render_out o = { holder, NULL };
-
 	if (description && *description) {
-		render_text(render_el(holder, "p", NULL), description);
-		render_nl(holder);
+		render_out_open(o, "p", NULL);
+		render_out_text(o, description);
+		render_out_close(o);
+		render_out_nl(o);
 	}
 	if (doc && intro && !S_range_empty(intro))
-		S_intro(h, &o, doc, page, intro, prefix);
-	return holder;
+		S_intro(h, o, doc, page, intro, prefix);
 }
 
 /* ---- the values every page has ----------------------------------------- */
@@ -298,17 +296,16 @@ S_replace_file(const char *path, const char *data, size_t len)
 static int
 S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const char *page)
 {
-	xmlDocPtr doc;
-	char *data = NULL, *path = NULL, *url = url_encode_path(page);
-	size_t len;
-	int rc = -1;
+	char *path = NULL, *url = url_encode_path(page);
+	struct buf b;
+	int rc = -1, filled;
 
+	buf_init(&b);
 	/* Template URLs are made relative to the page's URL, not its file name. */
-	doc = theme_render(h->theme, part, v, url, h->dl);
+	filled = theme_render(h->theme, part, v, url, &b, h->dl);
 	free(url);
-	if (doc == NULL)
+	if (filled == -1)
 		goto out;
-	theme_serialize(doc, &data, &len);
 	path = path_join(h->outdir, page);
 	/* A page is <folder>/index.html, its folder new in the staging: made first, sparing an open that fails. */
 	if (!h->replace && path_has_suffix(page, "/index.html")) {
@@ -317,7 +314,7 @@ S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const 
 		(void)mkdir(dir, 0777);
 		free(dir);
 	}
-	if ((h->replace ? S_replace_file(path, data, len) : file_write(path, data, len)) == -1) {
+	if ((h->replace ? S_replace_file(path, b.data, b.len) : file_write(path, b.data, b.len)) == -1) {
 		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
@@ -327,11 +324,75 @@ S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const 
 	}
 	rc = 0;
 out:
-	if (doc)
-		xmlFreeDoc(doc);
-	free(data);
+	buf_free(&b);
 	free(path);
 	return rc;
+}
+
+/*
+ * A part of a page (a chapter's body, a deck's cards, a question),
+ * written through render_out into bytes: a value for tvars_html.
+ */
+struct part {
+	struct render_out out;
+	struct buf b;
+	int lent;                  /* out.w is html.writer's, not the part's to free */
+};
+
+static void
+S_part_begin(struct part *p, const struct html *h)
+{
+	buf_init(&p->b);
+	buf_put(&p->b, "", 0);
+	p->out.cur = NULL;
+	p->lent = h->writer != NULL;
+	p->out.w = h->writer ? h->writer : theme_writer_new();
+	theme_writer_begin(p->out.w, &p->b);
+}
+
+/* The part's bytes (caller frees), and their length. */
+static char *
+S_part_bytes(struct part *p, size_t *len)
+{
+	if (!p->lent)
+		theme_writer_free(p->out.w);
+	*len = p->b.len;
+	return buf_detach(&p->b);
+}
+
+/* Sets name to the part's bytes. */
+static void
+S_part_value(struct part *p, struct tvars *v, const char *name)
+{
+	size_t len;
+	char *html = S_part_bytes(p, &len);
+
+	tvars_html(v, name, html, len);
+}
+
+/* Content rendered at load, now on its page: freed if the page is its last (html.consume). */
+static void
+S_used(const struct html *h, struct rendered **rd)
+{
+	if (h->consume) {
+		rendered_free(*rd);
+		*rd = NULL;
+	}
+}
+
+/* Content rendered at load, filled for page, into o; then S_used. */
+static void
+S_filled(const struct html *h, struct render_out *o, const struct doc *doc, const char *page,
+    struct rendered **rd)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	render_fill(h->site, doc, page, *rd, &b);
+	theme_writer_raw(o->w, b.data, b.len);
+	buf_free(&b);
+	S_used(h, rd);
 }
 
 /* ---- home -------------------------------------------------------------- */
@@ -347,13 +408,14 @@ S_home(struct html *h)
 	int rc;
 
 	if (site->home && site->home->root) {
-		xmlNodePtr holder = render_el(NULL, "div", NULL);
 		struct render *r = S_render(h, site->home, page, "");
+		struct part intro;
 
-		render_children(r, holder, site->home->root);
-		render_footnotes(r, holder);
+		S_part_begin(&intro, h);
+		render_out_children(r, &intro.out, site->home->root);
+		render_out_footnotes(r, &intro.out);
 		render_free(r);
-		tvars_nodes(v, "intro", holder);
+		S_part_value(&intro, v, "intro");
 	}
 	for (i = 0; i < site->ntests; i++) {
 		const struct test *t = site->tests[i];
@@ -398,119 +460,6 @@ S_home(struct html *h)
 	rc = S_write_page(h, THEME_HOME, v, page);
 	tvars_free(v);
 	return rc;
-}
-
-/*
- * A part of a page (a chapter's body, a deck's cards, a question), built
- * through render_out: straight into bytes, or, with unsafe_html (raw HTML
- * only nodes hold), as nodes. The bytes are those the serialiser writes
- * for the nodes.
- */
-struct part {
-	struct render_out out;
-	xmlNodePtr holder;         /* nodes, or NULL: bytes */
-	struct buf b;
-	int lent;                  /* out.w is html.writer's, not the part's to free */
-};
-
-static void
-S_part_begin(struct part *p, const struct html *h)
-{
-	buf_init(&p->b);
-	buf_put(&p->b, "", 0);
-	p->holder = NULL;
-	p->out.cur = NULL;
-	p->out.w = NULL;
-	p->lent = h->writer != NULL;
-	if (h->site->cfg.markdown.unsafe_html)
-		p->holder = p->out.cur = render_el(NULL, "div", NULL);
-	else {
-		p->out.w = h->writer ? h->writer : theme_writer_new();
-		theme_writer_begin(p->out.w, &p->b);
-	}
-}
-
-/*
- * b's bytes as the children of holder, for tvars_nodes; b is emptied.
- * They become one raw node, which takes them uncopied, but the blank
- * text that ends them stays a text node of its own: the templates drop
- * blank text before an element they remove.
- */
-static void
-S_raw_nodes(xmlNodePtr holder, struct buf *b)
-{
-	const char *data = buf_str(b);
-	size_t len = b->len, cut, i;
-	char *tail = NULL;
-
-	for (cut = len; cut > 0 && data[cut - 1] != '>'; cut--)
-		;
-	for (i = cut; i < len; i++)
-		if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n')
-			cut = len;
-	if (cut < len)
-		tail = xstrdup(data + cut);
-	if (cut > 0) {
-		b->data[cut] = '\0';
-		render_raw_take(holder, buf_detach(b));
-	}
-	if (tail)
-		render_text(holder, tail);
-	free(tail);
-	buf_free(b);
-}
-
-static xmlNodePtr
-S_part_nodes(struct part *p)
-{
-	xmlNodePtr holder = p->holder;
-
-	if (!p->lent)
-		theme_writer_free(p->out.w);
-	if (holder == NULL) {
-		holder = render_el(NULL, "div", NULL);
-		S_raw_nodes(holder, &p->b);
-	}
-	buf_free(&p->b);
-	return holder;
-}
-
-/* Content rendered at load, now on its page: freed if the page is its last (html.consume). */
-static void
-S_used(const struct html *h, struct rendered **rd)
-{
-	if (h->consume) {
-		rendered_free(*rd);
-		*rd = NULL;
-	}
-}
-
-/* Content rendered at load, filled for page, as nodes under holder (as S_part_nodes); then S_used. */
-static void
-S_filled_nodes(const struct html *h, xmlNodePtr holder, const struct doc *doc, const char *page,
-    struct rendered **rd)
-{
-	struct buf b;
-
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	render_fill(h->site, doc, page, *rd, &b);
-	S_raw_nodes(holder, &b);
-	S_used(h, rd);
-}
-
-/* The part's bytes, as theme_serialize_children writes them (caller frees), and their length. */
-static char *
-S_part_bytes(struct part *p, size_t *len)
-{
-	if (!p->lent)
-		theme_writer_free(p->out.w);
-	if (p->holder) {
-		theme_serialize_children(p->holder, &p->b);
-		xmlFreeNode(p->holder);
-	}
-	*len = p->b.len;
-	return buf_detach(&p->b);
 }
 
 /* ---- test pages -------------------------------------------------------- */
@@ -792,21 +741,19 @@ S_test(struct html *h, const struct test *t, size_t index)
 	const struct config *cfg = &h->site->cfg;
 	const char *page = t->url;
 	struct tvars *v = S_common(h, PAGE_TEST, page, t->title, t->description, t);
-	xmlNodePtr samples = render_el(NULL, "div", NULL);
-	struct render_out so = { samples, NULL };
-	xmlNodePtr bank = render_el(NULL, "div", NULL);
+	struct part lede, samples, bank;
 	size_t i, k, deflen;
 	double secs = 0;
-	struct buf joined;
 	char *s;
 	int rc;
 
-	buf_init(&joined);
 	s = xasprintf("Practice test \xc2\xb7 %zu %s", t->nquestions,
 	    t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "eyebrow", s);
 	free(s);
-	tvars_nodes(v, "lede", S_lede(h, t->index, page, t->description, &t->intro, "intro-"));
+	S_part_begin(&lede, h);
+	S_lede(h, &lede.out, t->index, page, t->description, &t->intro, "intro-");
+	S_part_value(&lede, v, "lede");
 	s = S_counts(t);
 	tvars_text(v, "counts", s);
 	free(s);
@@ -860,70 +807,63 @@ S_test(struct html *h, const struct test *t, size_t index)
 	}
 
 	/* Samples, then every question by topic. */
+	S_part_begin(&samples, h);
 	for (i = 0; i < t->ntopics; i++)
 		for (k = 0; k < t->topics[i]->nquestions; k++) {
 			struct question *q = &t->topics[i]->questions[k];
 
 			if (q->sample && q->sample_html)
-				S_filled_nodes(h, samples, q->topic->doc, page, &q->sample_html);
+				S_filled(h, &samples.out, q->topic->doc, page, &q->sample_html);
 			else if (q->sample)
-				S_question(h, &so, q, page, 1);
+				S_question(h, &samples.out, q, page, 1);
 		}
-	tvars_nodes(v, "samples", samples);
+	S_part_value(&samples, v, "samples");
 	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "bank-title", s);
 	free(s);
+	S_part_begin(&bank, h);
 	for (i = 0; i < t->ntopics; i++) {
 		struct topic *tp = t->topics[i];
-		xmlNodePtr sec = render_el(bank, "section", "topic");
+		struct render_out *o = &bank.out;
 
+		render_out_open(o, "section", "topic");
 		s = xconcat("topic-", tp->slug, NULL);
-		render_attr(sec, "id", s);
+		render_out_attr(o, "id", s);
 		free(s);
-		render_attr(sec, "data-topic", tp->slug);
-		render_attr(sec, "data-title", tp->title);
-		render_nl(sec);
-		render_text(render_el(sec, "h3", NULL), tp->title);
-		render_nl(sec);
+		render_out_attr(o, "data-topic", tp->slug);
+		render_out_attr(o, "data-title", tp->title);
+		render_out_nl(o);
+		render_out_open(o, "h3", NULL);
+		render_out_text(o, tp->title);
+		render_out_close(o);
+		render_out_nl(o);
 		if (tp->intro_html) {
-			S_filled_nodes(h, render_el(sec, "div", "topic-intro"), tp->doc, page, &tp->intro_html);
-			render_nl(sec);
+			render_out_open(o, "div", "topic-intro");
+			S_filled(h, o, tp->doc, page, &tp->intro_html);
+			render_out_close(o);
+			render_out_nl(o);
 		} else if (!S_range_empty(&tp->intro)) {
-			struct render_out o = { render_el(sec, "div", "topic-intro"), NULL };
 			char *prefix = xconcat("topic-", tp->slug, "-", NULL);
 
-			S_intro(h, &o, tp->doc, page, &tp->intro, prefix);
+			render_out_open(o, "div", "topic-intro");
+			S_intro(h, o, tp->doc, page, &tp->intro, prefix);
+			render_out_close(o);
 			free(prefix);
-			render_nl(sec);
+			render_out_nl(o);
 		}
-		/*
-		 * A question rendered at load is filled into a node of its
-		 * own, which takes the bytes: freed as they are, the rendered
-		 * ones leave room of the same size for the next. The others
-		 * make one node for the topic: libxml2 would join them by
-		 * copying, over and over.
-		 */
-		buf_reset(&joined);
+		/* Each question rendered at load is freed as it is written: the next may take its room. */
 		for (k = 0; k < tp->nquestions; k++, frag++) {
 			struct question *q = &tp->questions[k];
-			struct buf one;
 
-			if (q->html == NULL) {
-				buf_put(&joined, frag->html, frag->len);
-				continue;
-			}
-			buf_init(&one);
-			buf_put(&one, "", 0);
-			render_fill(h->site, tp->doc, page, q->html, &one);
-			S_used(h, &q->html);
-			render_raw_take(sec, xrealloc(one.data, one.len + 1));
+			if (q->html == NULL)
+				theme_writer_raw(o->w, frag->html, frag->len);
+			else
+				S_filled(h, o, tp->doc, page, &q->html);
 		}
-		if (joined.len > 0)
-			render_raw(sec, joined.data, joined.len);
-		render_nl(bank);
+		render_out_close(o);
+		render_out_nl(o);
 	}
-	buf_free(&joined);
-	tvars_nodes(v, "questions", bank);
+	S_part_value(&bank, v, "questions");
 	S_go_deeper(h, v, t);
 	rc = S_write_page(h, THEME_TEST, v, page);
 	tvars_free(v);
@@ -985,33 +925,29 @@ S_deck(struct html *h, struct deck *d)
 {
 	const char *page = d->url;
 	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
-	xmlNodePtr lede;
-	struct part cards;
+	struct part lede, cards;
 	char *s;
 	int rc;
 
 	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "eyebrow", s);
 	free(s);
-	lede = S_lede(h, d->doc, page, d->description, &d->intro, "intro-");
+	S_part_begin(&lede, h);
+	S_lede(h, &lede.out, d->doc, page, d->description, &d->intro, "intro-");
 	if (d->intro_html)
-		S_filled_nodes(h, lede, d->doc, page, &d->intro_html);
-	tvars_nodes(v, "lede", lede);
+		S_filled(h, &lede.out, d->doc, page, &d->intro_html);
+	S_part_value(&lede, v, "lede");
 	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
 	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "all-title", s);
 	free(s);
-	if (d->cards_html) {
-		xmlNodePtr holder = render_el(NULL, "div", NULL);
-
-		S_filled_nodes(h, holder, d->doc, page, &d->cards_html);
-		tvars_nodes(v, "cards", holder);
-	} else {
-		S_part_begin(&cards, h);
+	S_part_begin(&cards, h);
+	if (d->cards_html)
+		S_filled(h, &cards.out, d->doc, page, &d->cards_html);
+	else
 		S_cards(h, &cards.out, d, page);
-		tvars_nodes(v, "cards", S_part_nodes(&cards));
-	}
+	S_part_value(&cards, v, "cards");
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
 	return rc;
@@ -1294,16 +1230,14 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	tvars_text(v, "lede", description);
 	if (c->body_html) {
 		struct practise_fill pf = { c, { NULL, NULL } };
-		xmlNodePtr holder = render_el(NULL, "div", NULL);
 		struct buf b;
 
 		buf_init(&b);
 		buf_put(&b, "", 0);
 		render_fill_marks(h->site, c->doc, page, c->body_html, &b, S_fill_practise, &pf);
 		theme_writer_free(pf.out.w);
-		S_raw_nodes(holder, &b);
 		S_used(h, &c->body_html);
-		tvars_nodes(v, "body", holder);
+		tvars_html(v, "body", b.data, b.len);
 		ol.title = c->title_section;
 		ol.toc = c->toc;
 		ol.ntoc = c->ntoc;
@@ -1319,7 +1253,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 		S_part_begin(&body, h);
 		S_chapter_body(h, c, &body.out, &ol);
 		site_chapter_tree_done(c);
-		tvars_nodes(v, "body", S_part_nodes(&body));
+		S_part_value(&body, v, "body");
 	}
 	if (ol.title)
 		tvars_text(v, "title-id", ol.title->id);

@@ -1,6 +1,6 @@
 /*
- * html: the static site. Every page is a libxml2 tree built from a theme
- * template and the content trees, then serialised.
+ * html: the static site. Every page is written from a theme template in
+ * one walk (theme_render), with values rendered from the content trees.
  */
 #ifndef QUIZDECK_HTML_H
 #define QUIZDECK_HTML_H

@@ -1,5 +1,5 @@
 /*
- * render: cmark-gfm trees to libxml2 nodes, in one iterator loop.
+ * render: cmark-gfm trees to HTML (bytes, or libxml2 nodes), in one iterator loop.
  *
  * The loop keeps its own stack (on the heap) of the elements opened for
  * the cmark containers entered, so nesting depth costs memory, never C
@@ -67,38 +67,6 @@ render_text(xmlNodePtr parent, const char *text)
 {
 	if (text && *text)
 		xmlAddChild(parent, xmlNewText((const xmlChar *)text));
-}
-
-void
-render_raw(xmlNodePtr parent, const char *html, size_t len)
-{
-	xmlNodePtr t = xmlNewTextLen((const xmlChar *)html, (int)len);
-
-	/*
-	 * libxml2's mark for text written as it is. xmlAddChild merges text
-	 * nodes only of the same name, so escaped text never joins it.
-	 */
-	t->name = xmlStringTextNoenc;
-	xmlAddChild(parent, t);
-}
-
-void
-render_raw_take(xmlNodePtr parent, char *html)
-{
-	xmlNodePtr t = xmlNewText(NULL);
-
-	/* libxml2 frees it with xmlFree, which is free: quizdeck sets no allocator of its own. */
-	t->content = (xmlChar *)html;
-	t->name = xmlStringTextNoenc;
-	/* Linked by hand: xmlAddChild would merge it into raw text before it, copying both. */
-	t->parent = parent;
-	t->doc = parent->doc;
-	t->prev = parent->last;
-	if (parent->last)
-		parent->last->next = t;
-	else
-		parent->children = t;
-	parent->last = t;
 }
 
 void

@@ -1,5 +1,6 @@
 /*
- * render: cmark-gfm trees to libxml2 nodes.
+ * render: cmark-gfm trees to HTML: bytes through a theme_writer, or
+ * libxml2 nodes for what raw HTML and footnotes need.
  *
  * One iterator loop over the cmark tree (no recursion); text always
  * becomes text nodes, so content can never turn into markup. Links are
@@ -57,10 +58,10 @@ void render_footnotes(struct render *r, xmlNodePtr parent);
 
 /*
  * Where rendered HTML goes: nodes under cur (w NULL), or bytes through w,
- * exactly those theme_serialize_children would write for the nodes. The
+ * exactly those theme_serialize_children writes for the nodes. The
  * render_out_ calls write either way; html.c's builders use them too, so
  * one piece of code makes both. Element and attribute names must be
- * string literals. The bytes go into a page with render_raw.
+ * string literals. The bytes go into a page with tvars_html.
  */
 struct theme_writer;
 struct render_out {
@@ -101,16 +102,6 @@ struct section *render_find_section(struct section *const *v, size_t n, cmark_no
 /* Helpers for building pages. */
 xmlNodePtr render_el(xmlNodePtr parent, const char *name, const char *cls);
 void render_text(xmlNodePtr parent, const char *text);
-/*
- * Appends HTML that theme_serialize_children wrote, to be written as it
- * is. Only ever the serialiser's own output: never content.
- */
-void render_raw(xmlNodePtr parent, const char *html, size_t len);
-/*
- * render_raw for a string of its own (malloc'd, NUL-terminated), which
- * the node takes as it is: no copy, and no merging with the node before.
- */
-void render_raw_take(xmlNodePtr parent, char *html);
 void render_attr(xmlNodePtr el, const char *name, const char *value);
 /* A newline text node after a block, so the output reads line by line. */
 void render_nl(xmlNodePtr parent);

@@ -6,8 +6,9 @@
  * kind of page) and assets/ (copied to out/assets/). Templates are plain
  * HTML read with libxml2's HTML parser and filled through the tree by a
  * few data-qd-* attributes, in the manner of sblg; themes/default/README.md
- * documents them. Values are text (always inserted as text nodes), nodes
- * built by the renderer, or lists of item scopes for data-qd-repeat.
+ * documents them. Values are text (always written escaped), HTML the
+ * renderer wrote, or lists of item scopes for data-qd-repeat. A page is
+ * written in one walk of the parsed templates, straight into bytes.
  */
 #ifndef QUIZDECK_THEME_H
 #define QUIZDECK_THEME_H
@@ -34,8 +35,6 @@ struct theme {
 	/* Per part: the value names page.html and the part name, sorted (theme_uses). */
 	char **uses[THEME_NPARTS];
 	size_t nuses[THEME_NPARTS];
-	/* Per part: its pages are written in one walk of the templates, no tree (theme_load vets them). */
-	int emit[THEME_NPARTS];
 };
 
 /*
@@ -81,45 +80,42 @@ struct tvars *tvars_new(void);
 void tvars_free(struct tvars *v);
 /* Sets name to a text (copied). A NULL text leaves name unset. */
 void tvars_text(struct tvars *v, const char *name, const char *text);
-/* Sets name to the children of `holder`, an unlinked element v takes over. */
-void tvars_nodes(struct tvars *v, const char *name, xmlNodePtr holder);
+/*
+ * Sets name to HTML (len bytes, malloc'd, which v takes over): what a
+ * theme_writer wrote, put into the page as it is. It fills slots and
+ * replaces; an attribute it names is left as the template has it.
+ */
+void tvars_html(struct tvars *v, const char *name, char *html, size_t len);
 /* Appends a new, empty item to the list `name` and returns it (v owns it). */
 struct tvars *tvars_item(struct tvars *v, const char *name);
 
 /*
- * Builds one page: a copy of the frame with `part` filled into its main
- * slot and everything filled from v. A node value the templates name
- * once is moved into the page, not copied: v holds it no more. Relative href, src and action values
- * of the templates are relative to the output root and are rewritten for
- * page_url (a path below out/). Returns the new document (caller frees),
- * or NULL with a diagnostic added. For the templates theme_load vetted
- * (theme.emit) the document holds only the page's bytes, for
- * theme_serialize: no tree is built for the frame.
- */
-xmlDocPtr theme_render(const struct theme *t, enum theme_part part,
-    const struct tvars *v, const char *page_url, struct diag_list *dl);
-
-/*
- * Serialises a page as UTF-8 HTML with `<!DOCTYPE html>` and exactly one
- * charset declaration (the template's). Returns 0 and sets *out (caller
- * frees) and *len. A page theme_render wrote straight into bytes (most)
- * hands them over: serialise a document of theme_render once.
- */
-int theme_serialize(xmlDocPtr doc, char **out, size_t *len);
-/*
- * Appends the children of holder to b as theme_serialize would write
- * them inside a page: how a part of a page is rendered once, on any
- * thread, and then placed into the page as it is (render_raw).
+ * Writes one page to the end of out: the frame with `part` filled into
+ * its main slot and everything filled from v, as UTF-8 HTML with a
+ * doctype and one charset declaration (the template's, or else one of
+ * its own first in the head). Relative href, src and action values of
+ * the templates are relative to the output root and are rewritten for
+ * page_url (a path below out/). Returns 0, or -1 with a diagnostic added
+ * and out as it was.
  */
 struct buf;
+int theme_render(const struct theme *t, enum theme_part part, const struct tvars *v,
+    const char *page_url, struct buf *out, struct diag_list *dl);
+
+/*
+ * Appends the children of holder to b as HTML, through libxml2's own
+ * serialiser: for what the renderer builds as nodes (raw HTML that
+ * libxml2's parser read). The bytes are those a theme_writer writes for
+ * the same elements, attributes and text.
+ */
 void theme_serialize_children(xmlNodePtr holder, struct buf *b);
 
 /*
- * Writes elements one at a time, straight into bytes, as
- * theme_serialize_children writes the same nodes: how the renderer
- * writes HTML without building a tree. Element and attribute names must
- * outlive the writer (string literals); attributes go right after their
- * element's start, text is escaped, raw is the serialiser's own output.
+ * Writes elements one at a time, straight into bytes, by the rules pages
+ * are written by: how the renderer and html.c write HTML for a page.
+ * Element and attribute names must outlive the writer (string literals);
+ * attributes go right after their element's start, text is escaped, raw
+ * is HTML written by these rules already.
  */
 struct theme_writer;
 

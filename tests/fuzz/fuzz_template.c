@@ -4,13 +4,12 @@
  * parsed as the frame template (page.html) and, after a form feed (\f),
  * as the part template that fills its main slot (the frame again when
  * there is none); both are filled with values that carry injection
- * attempts, for every part kind, and serialised.
+ * attempts, for every part kind, and written.
  *
- * Oracles: a value is only ever text. Parsed back, the page has no
+ * Oracle: a text value is only ever text. Parsed back, the page has no
  * element made from a value, and no value in a URL attribute that is
  * unsafe, an event attribute, style or srcdoc (unless the template
- * itself spells the marker "qdinj"). And where the page is written
- * straight into bytes, those bytes are the ones the tree fill writes.
+ * itself spells the marker "qdinj").
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -34,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct tvars *
 S_values(void)
 {
+	static const char body[] = "<p>&lt;/title&gt;&lt;qdinj onload=x&gt;</p>\n";
 	struct tvars *v = tvars_new(), *it;
-	xmlNodePtr holder = xmlNewNode(NULL, (const xmlChar *)"div");
 	static const char *const names[] = {
 		"lang", "site-title", "title", "page-title", "description", "body-class",
 		"author", "eyebrow", "counts", "current", "class", "label", "slug",
@@ -47,8 +46,7 @@ S_values(void)
 	tvars_text(v, "url", EVIL_URL);
 	tvars_text(v, "canonical", EVIL_URL);
 	tvars_text(v, "home", "index.html");
-	xmlNewTextChild(holder, NULL, (const xmlChar *)"p", (const xmlChar *)EVIL_TEXT);
-	tvars_nodes(v, "body", holder);
+	tvars_html(v, "body", xstrdup(body), strlen(body));
 	for (i = 0; i < 3; i++) {
 		it = tvars_item(v, "nav");
 		tvars_text(it, "url", i == 1 ? EVIL_URL : "cards/x y/index.html");
@@ -105,40 +103,6 @@ S_check(const char *html, size_t len)
 		xmlFreeDoc(doc);
 }
 
-/*
- * Oracle two: a page the emitter wrote straight into bytes is the page
- * the tree fill and the serialiser write (theme.c keeps their rules in
- * step). Fresh values for each: the emitter may take a value's nodes.
- */
-static void
-S_same_as_tree(struct theme *t, enum theme_part k, const char *emitted, size_t elen)
-{
-	struct diag_list dl;
-	struct tvars *v = S_values();
-	xmlDocPtr doc;
-	char *out;
-	size_t len;
-
-	diag_init(&dl);
-	t->emit[k] = 0;
-	doc = theme_render(t, k, v, "guide/x/index.html", &dl);
-	t->emit[k] = 1;
-	if (doc == NULL) {
-		fprintf(stderr, "fuzz oracle: the emitter wrote a page the tree fill refuses\n");
-		abort();
-	}
-	theme_serialize(doc, &out, &len);
-	if (len != elen || memcmp(out, emitted, len) != 0) {
-		fprintf(stderr, "emitted:\n%.*s\ntree:\n%.*s\nfuzz oracle: the emitter and the tree fill "
-		    "wrote different pages\n", (int)elen, emitted, (int)len, out);
-		abort();
-	}
-	free(out);
-	xmlFreeDoc(doc);
-	tvars_free(v);
-	diag_free(&dl);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -148,7 +112,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct diag_list dl;
 	struct theme t;
 	struct tvars *v;
-	xmlDocPtr page, part, doc;
+	xmlDocPtr page, part;
 	int k;
 
 	diag_init(&dl);
@@ -169,24 +133,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(rel);
 	}
 	if (page && part && theme_load(&t, fz_site_dir(), "fz", &dl) == 0) {
+		v = S_values();
 		for (k = 0; k < THEME_NPARTS; k++) {
-			char *out;
-			size_t len;
+			struct buf out;
 
-			/* Fresh for each part: a page may take a value's nodes. */
-			v = S_values();
-			doc = theme_render(&t, (enum theme_part)k, v, "guide/x/index.html", &dl);
-			tvars_free(v);
-			if (doc == NULL)
-				continue;
-			theme_serialize(doc, &out, &len);
-			if (!spelled)
-				S_check(out, len);
-			if (t.emit[k])
-				S_same_as_tree(&t, (enum theme_part)k, out, len);
-			free(out);
-			xmlFreeDoc(doc);
+			buf_init(&out);
+			if (theme_render(&t, (enum theme_part)k, v, "guide/x/index.html", &out, &dl) == 0 &&
+			    !spelled)
+				S_check(out.data, out.len);
+			buf_free(&out);
 		}
+		tvars_free(v);
 	}
 	theme_free(&t);
 	if (page)

@@ -64,16 +64,16 @@ S_template_ok(const char *html, char **msg)
 	return doc != NULL;
 }
 
-/* Renders frame + part with a few values; returns the serialised page (caller frees) or NULL. */
+/* Renders frame + part with a few values; returns the page (caller frees) or NULL. */
 static char *
 S_render(const char *frame, const char *part)
 {
 	struct diag_list dl;
 	struct theme t;
 	struct tvars *v;
-	xmlDocPtr doc;
+	struct buf b;
 	char *out = NULL;
-	size_t len, k;
+	size_t k;
 
 	diag_init(&dl);
 	memset(&t, 0, sizeof(t));
@@ -86,10 +86,12 @@ S_render(const char *frame, const char *part)
 	tvars_text(v, "title", "</title><script>alert(1)</script>");
 	tvars_text(v, "url", "javascript:alert(2)");
 	tvars_text(v, "page", "guide/a b/index.html");
-	if (t.page && t.parts[0] && (doc = theme_render(&t, THEME_HOME, v, "guide/x/index.html", &dl))) {
-		theme_serialize(doc, &out, &len);
-		xmlFreeDoc(doc);
+	buf_init(&b);
+	if (t.page && t.parts[0] && theme_render(&t, THEME_HOME, v, "guide/x/index.html", &b, &dl) == 0) {
+		buf_put(&b, "", 0);
+		out = buf_detach(&b);
 	}
+	buf_free(&b);
 	tvars_free(v);
 	if (t.page)
 		xmlFreeDoc(t.page);
