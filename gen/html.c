@@ -53,7 +53,7 @@ struct html {
 	/*
 	 * html_build: content rendered at load is freed once its page has
 	 * it, so a large test page is not held three times over (rendered,
-	 * in the page's tree, and in its bytes).
+	 * in the page's values, and in its bytes).
 	 */
 	int consume;
 	const volatile sig_atomic_t *stop; /* html_write's: non-zero ends the pages */

@@ -638,31 +638,39 @@ out:
  * table says.
  */
 
-#define HTML_TAGS 64
-
 struct html_out {
 	struct buf *b;
 	struct buf value;          /* an attribute value, escaped */
-	/* libxml2's facts by tag name: its table is a linear search. */
-	struct {
-		const char *name;
-		const htmlElemDesc *info;
-	} tags[HTML_TAGS];
 };
 
-static const htmlElemDesc *
-S_tag_info(struct html_out *o, const char *name)
-{
-	size_t h = (size_t)hash_fnv1a(name, strlen(name), HASH_FNV_SEED) % HTML_TAGS, i;
+#define HTML_TAGS 64
+#define HTML_TAG_LEN 16
 
+/*
+ * libxml2's facts about a tag (void, end tag optional...), from a cache
+ * each thread keeps for as long as it lives: libxml2's table is a linear
+ * search, and every element of every page asks.
+ */
+static const htmlElemDesc *
+S_tag_info(const char *name)
+{
+	static _Thread_local struct {
+		char name[HTML_TAG_LEN];
+		const htmlElemDesc *info;
+	} tags[HTML_TAGS];
+	size_t len = strlen(name), h, i;
+
+	if (len >= HTML_TAG_LEN)
+		return htmlTagLookup((const xmlChar *)name);
+	h = (size_t)hash_fnv1a(name, len, HASH_FNV_SEED) % HTML_TAGS;
 	for (i = 0; i < HTML_TAGS; i++, h = (h + 1) % HTML_TAGS) {
-		if (o->tags[h].name == NULL) {
-			o->tags[h].name = name;
-			o->tags[h].info = htmlTagLookup((const xmlChar *)name);
-			return o->tags[h].info;
+		if (tags[h].name[0] == '\0') {
+			memcpy(tags[h].name, name, len + 1);
+			tags[h].info = htmlTagLookup((const xmlChar *)name);
+			return tags[h].info;
 		}
-		if (strcmp(o->tags[h].name, name) == 0)
-			return o->tags[h].info;
+		if (strcmp(tags[h].name, name) == 0)
+			return tags[h].info;
 	}
 	return htmlTagLookup((const xmlChar *)name);
 }
@@ -1123,17 +1131,25 @@ S_charset(xmlNodePtr head, int *own)
 
 	*own = 0;
 	for (n = head ? head->children : NULL; n; n = n->next) {
-		xmlChar *v;
+		int http = 0, content = 0;
+		xmlAttrPtr a;
 
-		if (n->type != XML_ELEMENT_NODE || xmlStrcasecmp(n->name, (const xmlChar *)"meta") != 0)
+		if (n->type != XML_ELEMENT_NODE || strcasecmp((const char *)n->name, "meta") != 0)
 			continue;
-		if (xmlHasProp(n, (const xmlChar *)"charset"))
-			*own = 1;
-		v = xmlGetProp(n, (const xmlChar *)"http-equiv");
-		if (ctype == NULL && v && xmlStrcasecmp(v, (const xmlChar *)"Content-Type") == 0 &&
-		    xmlHasProp(n, (const xmlChar *)"content"))
+		for (a = n->properties; a; a = a->next) {
+			const char *an = (const char *)a->name;
+			const xmlNode *t = a->children;
+
+			if (strcmp(an, "charset") == 0)
+				*own = 1;
+			else if (t && t->type == XML_TEXT_NODE && t->next == NULL && t->content &&
+			    strcasecmp(an, "http-equiv") == 0)
+				http |= strcasecmp((const char *)t->content, "Content-Type") == 0;
+			else if (t && strcasecmp(an, "content") == 0)
+				content = 1;
+		}
+		if (ctype == NULL && http && content)
 			ctype = n;
-		xmlFree(v);
 	}
 	return ctype;
 }
@@ -1297,8 +1313,9 @@ S_start(struct fill *f, xmlNodePtr n, const struct tvars *v)
 	o = &f->open[f->nopen++];
 	o->el = n;
 	o->resume = n->next;
-	o->info = S_tag_info(&f->o, name);
-	o->raw = !strcasecmp(name, "script") || !strcasecmp(name, "style");
+	o->info = S_tag_info(name);
+	o->raw = (name[0] == 's' || name[0] == 'S') &&
+	    (!strcasecmp(name, "script") || !strcasecmp(name, "style"));
 	o->recs = f->nrecs;
 	o->content = f->o.b->len;
 }
@@ -1616,7 +1633,7 @@ theme_writer_start(struct theme_writer *w, const char *name)
 	k = (size_t)((uintptr_t)name >> 3) % WRITER_SEEN;
 	if (w->seen[k].name != name) {
 		w->seen[k].name = name;
-		w->seen[k].info = S_tag_info(&w->o, name);
+		w->seen[k].info = S_tag_info(name);
 	}
 	o->info = w->seen[k].info;
 	o->children = 0;
