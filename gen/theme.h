@@ -4,11 +4,11 @@
  * A theme is a folder: templates/page.html (the frame every page shares),
  * templates/<kind>.html (what goes inside the frame's main slot for each
  * kind of page) and assets/ (copied to out/assets/). Templates are plain
- * HTML read with libxml2's HTML parser and filled through the tree by a
- * few data-qd-* attributes, in the manner of sblg; themes/default/README.md
- * documents them. Values are text (always written escaped), HTML the
- * renderer wrote, or lists of item scopes for data-qd-repeat. A page is
- * written in one walk of the parsed templates, straight into bytes.
+ * HTML, parsed once with libxml2's HTML parser, and filled by a few
+ * data-qd-* attributes in the manner of sblg; themes/default/README.md
+ * documents them. A page is written in one walk of the parsed templates,
+ * straight into bytes. Values are text (always written escaped), HTML
+ * the renderer wrote, or lists of item scopes for data-qd-repeat.
  */
 #ifndef QUIZDECK_THEME_H
 #define QUIZDECK_THEME_H
