@@ -59,7 +59,7 @@ struct html {
 	const volatile sig_atomic_t *stop; /* html_write's: non-zero ends the pages */
 };
 
-/* A question as the serialiser wrote it. */
+/* A question as the writer wrote it. */
 struct frag {
 	const struct question *q;
 	const char *page;          /* its test's page */

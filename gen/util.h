@@ -102,9 +102,9 @@ void path_relative_put(struct buf *b, const char *from, const char *to, size_t t
 char *url_encode_path(const char *path);
 /*
  * Per byte, the URL escapers that keep it as it is: url_encode_path
- * (URL_KEEP_PATH: unreserved, sub-delims, '/' and '@'), and the HTML
- * serialiser for URL attributes (URL_KEEP_ATTR: libxml2's
- * xmlURIEscapeStr with "@/:=?;#%&,+<>" kept).
+ * (URL_KEEP_PATH: unreserved, sub-delims, '/' and '@'), and pages for
+ * URL attributes (URL_KEEP_ATTR: libxml2's xmlURIEscapeStr with
+ * "@/:=?;#%&,+<>" kept).
  */
 #define URL_KEEP_PATH 1
 #define URL_KEEP_ATTR 2

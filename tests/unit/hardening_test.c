@@ -159,7 +159,7 @@ test_templates(void)
 	out = S_render("<!DOCTYPE <!DOCTYPE html><html><body><main data-qd-slot=\"main\"></main></body></html>",
 	    "<html><body><p>part</p></body></html>");
 	CHECK(out != NULL && strstr(out, "<p>part</p>") != NULL,
-	    "a doctype without a name is written (the fast serialiser read its NULL name: fuzz_template)");
+	    "a doctype without a name is written (a NULL name was read once: fuzz_template)");
 	free(out);
 }
 
