@@ -11,7 +11,6 @@
 #include <string.h>
 #include <dirent.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -279,9 +278,7 @@ S_deck_job(void *arg, size_t i, int worker)
 	size_t k = (size_t)(j - db->jobs), first;
 
 	(void)worker;
-	if (j->deck->drawn)
-		j->rc = 0;
-	else if (k > atomic_load(&db->failed) || S_should_stop())
+	if (k > atomic_load(&db->failed) || S_should_stop())
 		j->rc = -1;
 	else
 		j->rc = pdf_write_deck(db->site, j->deck, &db->site->cfg.print, j->tmp,
@@ -321,8 +318,7 @@ S_deck_paths(const char *printdir, const struct deck *dk, int in_place, char **p
 /*
  * Writes each wanted deck's PDF into printdir: decks at once, one per
  * thread, and threads left over fitting cards for them (a lone deck gets
- * them all). A deck drawn as it loaded (build_drawer) is only renamed
- * into place. What the decks leave is gathered in deck order, up to the
+ * them all). What the decks leave is gathered in deck order, up to the
  * first that failed, as if they had run one after another and stopped
  * there.
  */
@@ -331,7 +327,7 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
     const char *printdir, int in_place, struct diag_list *dl)
 {
 	struct deck_batch db;
-	size_t i, n = 0, todo = 0;
+	size_t i, n = 0;
 	int rc = 0, nthreads = S_jobs(opt);
 
 	memset(&db, 0, sizeof(db));
@@ -349,14 +345,7 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 
 		if (!S_wanted(opt, d))
 			continue;
-		/* Its tree was dropped when it was drawn: a deck streamed and not drawn has none. */
-		if (!d->drawn && d->doc->root == NULL) {
-			diag_error(dl, d->doc->src->display, 0, 0, "internal error: no cards left to draw");
-			rc = -1;
-			break;
-		}
 		j->deck = d;
-		todo += !d->drawn;
 		S_deck_paths(printdir, d, in_place, &j->path, &j->tmp);
 		diag_init(&j->dl);
 		db.order[n] = j;
@@ -365,11 +354,9 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	if (n > 1)
 		qsort(db.order, n, sizeof(*db.order), S_cmp_deck_size);
 	/* Threads beyond one per deck fit cards for the deck they are given to. */
-	db.nthreads = pool_share(nthreads, todo);
+	db.nthreads = pool_share(nthreads, n);
 	atomic_init(&db.failed, SIZE_MAX);
-	/* Decks drawn as they loaded are only renamed: no thread for them. */
-	if (rc == 0)
-		pool_run(todo > 1 ? nthreads : 1, n, S_deck_job, &db);
+	pool_run(n > 1 ? nthreads : 1, n, S_deck_job, &db);
 	for (i = 0; i < n; i++) {
 		struct deck_job *j = &db.jobs[i];
 
@@ -491,9 +478,6 @@ struct build {
 	char *printdir;            /* where the PDFs go: <staging>/print, or <outdir>/print in place */
 	int had_out, had_print;    /* in place: outdir and printdir were there before (build_finish) */
 	int lock;
-	pthread_mutex_t mu;        /* drawn, from the parse jobs */
-	char **drawn;              /* in place: the temporary files decks were drawn into at load */
-	size_t ndrawn, cap;
 	struct sigaction old_int, old_term, old_hup;
 };
 
@@ -516,13 +500,11 @@ build_begin(const char *root, const struct build_options *opt, struct diag_list 
 	b = xcalloc(1, sizeof(*b));
 	b->opt = opt;
 	b->lock = lock;
-	pthread_mutex_init(&b->mu, NULL);
 	if (opt->html) {
 		b->staging = xasprintf("%s.staging-%ld", opt->outdir, (long)getpid());
 		dir_remove(b->staging);
 		if (dir_make(b->staging) == -1) {
 			diag_error(dl, NULL, 0, 0, "cannot create %s: %s", b->staging, strerror(errno));
-			pthread_mutex_destroy(&b->mu);
 			close(lock);
 			free(b->staging);
 			free(b);
@@ -543,81 +525,11 @@ build_begin(const char *root, const struct build_options *opt, struct diag_list 
 	return b;
 }
 
-/* A deck's PDF drawn as it loads (build_drawer). */
-struct build_drawing {
-	struct build *b;
-	struct pdf_deck *pd;
-	char *tmp;                   /* the file it is written to */
-};
-
-static int
-S_drawer_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards,
-    int nthreads, struct diag_list *dl, void **drawing)
-{
-	struct build *b = arg;
-	struct build_drawing *bd;
-	char *path, *tmp;
-
-	*drawing = NULL;
-	if (!S_wanted(b->opt, dk))
-		return 0;
-	if (dir_make(b->printdir) == -1) {
-		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", b->printdir, strerror(errno));
-		return -1;
-	}
-	S_deck_paths(b->printdir, dk, b->staging == NULL, &path, &tmp);
-	free(path);
-	bd = xcalloc(1, sizeof(*bd));
-	bd->b = b;
-	bd->tmp = tmp;
-	if ((bd->pd = pdf_deck_open(site, dk, ncards, &site->cfg.print, tmp, nthreads,
-	    &build_cancelled, dl)) == NULL) {
-		unlink(tmp);
-		free(tmp);
-		free(bd);
-		return -1;
-	}
-	*drawing = bd;
-	return 0;
-}
-
-static int
-S_drawer_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
-{
-	struct build_drawing *bd = drawing;
-
-	return pdf_deck_draw(bd->pd, cards, n, done);
-}
-
-static int
-S_drawer_close(void *drawing, int keep)
-{
-	struct build_drawing *bd = drawing;
-	struct build *b = bd->b;
-	int rc = pdf_deck_close(bd->pd) == 0 && keep ? 0 : -1;
-
-	if (rc == 0 && b->staging == NULL) {
-		/* Renamed into place when the whole site has loaded without error. */
-		pthread_mutex_lock(&b->mu);
-		b->drawn = xgrow(b->drawn, &b->cap, b->ndrawn + 1, sizeof(*b->drawn));
-		b->drawn[b->ndrawn++] = bd->tmp;
-		bd->tmp = NULL;
-		pthread_mutex_unlock(&b->mu);
-	} else if (rc == -1)
-		unlink(bd->tmp);
-	free(bd->tmp);
-	free(bd);
-	return rc;
-}
-
-const struct deck_drawer build_drawer = { S_drawer_open, S_drawer_draw, S_drawer_close };
-
 int
 build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 {
 	const struct build_options *opt = b->opt;
 	int rc = -1;
-	size_t i;
 
 	if (site == NULL || S_should_stop())
 		goto out;
@@ -640,12 +552,6 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 out:
 	if (rc == -1 && b->staging)
 		dir_remove(b->staging);
-	/* In place, S_write_pdfs renamed the decks drawn at load; what is left goes. */
-	for (i = 0; i < b->ndrawn; i++) {
-		if (rc == -1)
-			unlink(b->drawn[i]);
-		free(b->drawn[i]);
-	}
 	/* A print that failed leaves no folder it made, unless a deck it wrote is in it. */
 	if (rc == -1 && b->staging == NULL) {
 		if (!b->had_print)
@@ -662,9 +568,7 @@ out:
 	sigaction(SIGINT, &b->old_int, NULL);
 	sigaction(SIGTERM, &b->old_term, NULL);
 	sigaction(SIGHUP, &b->old_hup, NULL);
-	pthread_mutex_destroy(&b->mu);
 	close(b->lock);
-	free(b->drawn);
 	free(b->printdir);
 	free(b->staging);
 	free(b);

@@ -41,21 +41,17 @@ int build_run(const struct site *site, const struct build_options *opt,
     struct diag_list *dl);
 
 /*
- * A build in two steps, so that decks can be drawn as the site loads,
- * and their trees dropped (site_options.draw): build_begin checks
- * and locks the output for a site at root and makes the staging folder,
- * before loading; build_finish writes what is left and puts it in
- * place, or with site NULL (the load failed) removes everything the
- * build wrote. opt must outlive the build. NULL, with a diagnostic, if
- * the output cannot be written.
+ * A build in two steps, so that an output that cannot be written is
+ * refused before the site is loaded: build_begin checks and locks the
+ * output for a site at root and makes the staging folder; build_finish
+ * writes everything and puts it in place, or with site NULL (the load
+ * failed) removes what the build made. opt must outlive the build. NULL,
+ * with a diagnostic, if the output cannot be written.
  */
 struct build;
 struct build *build_begin(const char *root, const struct build_options *opt,
     struct diag_list *dl);
 int build_finish(struct build *b, const struct site *site, struct diag_list *dl);
-
-/* site_options.draw, draw_arg a struct build: a wanted deck's PDF, where build_finish expects it. */
-extern const struct deck_drawer build_drawer;
 
 /*
  * Refuses an output folder that would destroy sources: "/", the site

@@ -648,55 +648,6 @@ S_read_markdown(struct source *src, size_t max_size, struct diag_list *dl)
 	content_front_matter(src, dl);
 }
 
-/* The kinds content_load_reread drops: parsed once each, in their own job. */
-static int
-S_droppable(const struct source *src)
-{
-	return src->kind == SOURCE_TOPIC || src->kind == SOURCE_DECK ||
-	    src->kind == SOURCE_CHAPTER;
-}
-
-static void
-S_drop(struct source *src)
-{
-	src->hash = hash_fnv1a(src->data, src->len, HASH_FNV_SEED);
-	src->body_off = (size_t)(src->body - src->data);
-	free(src->data);
-	src->data = NULL;
-	src->body = NULL;
-	src->dropped = 1;
-}
-
-int
-content_body(struct source *src, struct diag_list *dl)
-{
-	char *data = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (!src->dropped)
-		return 0;
-	src->dropped = 0;
-	/* Longer than it was is changed: the limit stops the read there. */
-	rc = file_read_max(src->path, src->len, &data, &len);
-	if (rc == 0 && len == src->len && hash_fnv1a(data, len, HASH_FNV_SEED) == src->hash) {
-		src->data = data;
-		src->body = data + src->body_off;
-		return 0;
-	}
-	if (dl && rc == -1)
-		diag_error(dl, src->display, 0, 0, "cannot read the file again: %s", strerror(errno));
-	else if (dl)
-		diag_error(dl, src->display, 0, 0,
-		    "the file changed while the site was being built: build again");
-	free(data);
-	src->data = xstrdup("");
-	src->len = 0;
-	src->broken = 1;
-	S_set_body(src, src->data, src->body_line);
-	return -1;
-}
-
 struct source *
 content_reread(const struct source *old, size_t max_size, struct diag_list *dl)
 {
@@ -722,7 +673,6 @@ struct read_batch {
 	struct source **v;
 	struct diag_list *dls;     /* one per file, merged in order after */
 	size_t max_size;
-	int reread;                /* content_load_reread */
 };
 
 static void
@@ -735,32 +685,11 @@ S_read_job(void *arg, size_t job, int worker)
 	if (src->kind == SOURCE_ASSET)
 		return;
 	S_read_markdown(src, rb->max_size, &rb->dls[job]);
-	/* A broken file is not parsed, and an empty one costs nothing to keep. */
-	if (rb->reread && S_droppable(src) && !src->broken && src->len > 0)
-		S_drop(src);
 }
-
-static int S_load(struct source_set *set, const char *content_dir,
-    const char *display_prefix, size_t max_size, int nthreads, int reread,
-    struct diag_list *dl);
 
 int
 content_load_max(struct source_set *set, const char *content_dir,
     const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl)
-{
-	return S_load(set, content_dir, display_prefix, max_size, nthreads, 0, dl);
-}
-
-int
-content_load_reread(struct source_set *set, const char *content_dir,
-    const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl)
-{
-	return S_load(set, content_dir, display_prefix, max_size, nthreads, 1, dl);
-}
-
-static int
-S_load(struct source_set *set, const char *content_dir, const char *display_prefix,
-    size_t max_size, int nthreads, int reread, struct diag_list *dl)
 {
 	struct walk w;
 	struct read_batch rb;
@@ -785,7 +714,6 @@ S_load(struct source_set *set, const char *content_dir, const char *display_pref
 	rb.v = xcalloc(w.nfiles + 1, sizeof(*rb.v));
 	rb.dls = xcalloc(w.nfiles + 1, sizeof(*rb.dls));
 	rb.max_size = max_size;
-	rb.reread = reread;
 	for (i = 0; i < w.nfiles; i++) {
 		struct source *src = xcalloc(1, sizeof(*src));
 

@@ -56,14 +56,6 @@ struct source {
 	int broken;                /* unreadable, not UTF-8 or front matter unclosed
 	                              (reported): exists, but is not parsed */
 	struct doc *doc;           /* its parsed doc, which model.c sets; NULL for an asset */
-	/*
-	 * Dropped by a load with `reread` once checked (front matter kept):
-	 * data and body are NULL until content_body reads the file again;
-	 * len and body_len are as read, hash is of the bytes checked.
-	 */
-	int dropped;
-	uint64_t hash;
-	size_t body_off;           /* body - data, while dropped */
 };
 
 struct doc;
@@ -101,23 +93,6 @@ int content_load(struct source_set *set, const char *content_dir,
  */
 int content_load_max(struct source_set *set, const char *content_dir,
     const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl);
-/*
- * content_load_max that keeps no topic's, deck's or chapter's bytes: each
- * is read and checked as there, its front matter kept, and its bytes
- * dropped (source.dropped), for content_body to read again when the file
- * is parsed. So the whole site's bytes are never in memory at once; the
- * price is a second read of each file, from the page cache (print).
- */
-int content_load_reread(struct source_set *set, const char *content_dir,
-    const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl);
-/*
- * The bytes of a dropped source, read again: 0 when they are the bytes
- * that were checked, data and body set as the load left them. -1 with an
- * error (dl may be NULL) when the file cannot be read or has changed
- * since: the source is then broken, with an empty body. 0 for a source
- * that was not dropped.
- */
-int content_body(struct source *src, struct diag_list *dl);
 void content_free(struct source_set *set);
 /*
  * A Markdown source read again from disk (serve, after an edit): a new

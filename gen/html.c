@@ -37,25 +37,17 @@ struct html {
 	 * Every question of the bank, rendered on its own before the pages
 	 * (S_render_questions): a test page of 10,000 questions is then not
 	 * one long job for one thread. In test, topic, question order;
-	 * first[i] is where test i's start. A question rendered at load
-	 * (html_render_topic) has no bytes here: its own are filled in place.
+	 * first[i] is where test i's start.
 	 */
 	struct frag *frags;
 	size_t nfrags;
 	size_t *first;
 	int replace;               /* pages replace served files: write beside, then rename */
-	struct rendered *holes;    /* rendering at load (html_render_topic): links leave holes here */
 	/*
 	 * A writer the parts use in turn (S_part_begin), set by who renders
 	 * many: its cache of element facts stays warm from one to the next.
 	 */
 	struct theme_writer *writer;
-	/*
-	 * html_build: content rendered at load is freed once its page has
-	 * it, so a large test page is not held three times over (rendered,
-	 * in the page's values, and in its bytes).
-	 */
-	int consume;
 	const volatile sig_atomic_t *stop; /* html_write's: non-zero ends the pages */
 };
 
@@ -163,7 +155,6 @@ S_render(const struct html *h, const struct doc *doc, const char *page, const ch
 	o.doc = doc;
 	o.page_url = page;
 	o.id_prefix = prefix;
-	o.holes = h->holes;
 	return render_new(&o);
 }
 
@@ -368,31 +359,6 @@ S_part_value(struct part *p, struct tvars *v, const char *name)
 	char *html = S_part_bytes(p, &len);
 
 	tvars_html(v, name, html, len);
-}
-
-/* Content rendered at load, now on its page: freed if the page is its last (html.consume). */
-static void
-S_used(const struct html *h, struct rendered **rd)
-{
-	if (h->consume) {
-		rendered_free(*rd);
-		*rd = NULL;
-	}
-}
-
-/* Content rendered at load, filled for page, into o; then S_used. */
-static void
-S_filled(const struct html *h, struct render_out *o, const struct doc *doc, const char *page,
-    struct rendered **rd)
-{
-	struct buf b;
-
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	render_fill(h->site, doc, page, *rd, &b);
-	theme_writer_raw(o->w, b.data, b.len);
-	buf_free(&b);
-	S_used(h, rd);
 }
 
 /* ---- home -------------------------------------------------------------- */
@@ -605,8 +571,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_nl(out);
 		render_out_open(out, "p", "answer-key");
 		render_out_text(out, ncorrect > 1 ? "Answers: " : "Answer: ");
-		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1,
-		    .holes = h->holes };
+		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1 };
 		copy = render_new(&co);
 		for (i = 0, ncorrect = 0; i < q->noptions; i++) {
 			char letter[24];
@@ -812,9 +777,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 		for (k = 0; k < t->topics[i]->nquestions; k++) {
 			struct question *q = &t->topics[i]->questions[k];
 
-			if (q->sample && q->sample_html)
-				S_filled(h, &samples.out, q->topic->doc, page, &q->sample_html);
-			else if (q->sample)
+			if (q->sample)
 				S_question(h, &samples.out, q, page, 1);
 		}
 	S_part_value(&samples, v, "samples");
@@ -837,12 +800,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 		render_out_text(o, tp->title);
 		render_out_close(o);
 		render_out_nl(o);
-		if (tp->intro_html) {
-			render_out_open(o, "div", "topic-intro");
-			S_filled(h, o, tp->doc, page, &tp->intro_html);
-			render_out_close(o);
-			render_out_nl(o);
-		} else if (!S_range_empty(&tp->intro)) {
+		if (!S_range_empty(&tp->intro)) {
 			char *prefix = xconcat("topic-", tp->slug, "-", NULL);
 
 			render_out_open(o, "div", "topic-intro");
@@ -851,15 +809,8 @@ S_test(struct html *h, const struct test *t, size_t index)
 			free(prefix);
 			render_out_nl(o);
 		}
-		/* Each question rendered at load is freed as it is written: the next may take its room. */
-		for (k = 0; k < tp->nquestions; k++, frag++) {
-			struct question *q = &tp->questions[k];
-
-			if (q->html == NULL)
-				theme_writer_raw(o->w, frag->html, frag->len);
-			else
-				S_filled(h, o, tp->doc, page, &q->html);
-		}
+		for (k = 0; k < tp->nquestions; k++, frag++)
+			theme_writer_raw(o->w, frag->html, frag->len);
 		render_out_close(o);
 		render_out_nl(o);
 	}
@@ -934,8 +885,6 @@ S_deck(struct html *h, struct deck *d)
 	free(s);
 	S_part_begin(&lede, h);
 	S_lede(h, &lede.out, d->doc, page, d->description, &d->intro, "intro-");
-	if (d->intro_html)
-		S_filled(h, &lede.out, d->doc, page, &d->intro_html);
 	S_part_value(&lede, v, "lede");
 	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
@@ -943,10 +892,7 @@ S_deck(struct html *h, struct deck *d)
 	tvars_text(v, "all-title", s);
 	free(s);
 	S_part_begin(&cards, h);
-	if (d->cards_html)
-		S_filled(h, &cards.out, d->doc, page, &d->cards_html);
-	else
-		S_cards(h, &cards.out, d, page);
+	S_cards(h, &cards.out, d, page);
 	S_part_value(&cards, v, "cards");
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
@@ -1065,23 +1011,11 @@ struct outline {
 	size_t ntoc, cap;
 };
 
-/*
- * The "Practise this" list of sec (NULL: of the chapter) where the body
- * has got to: written, or, rendering at load (rd set), marked for
- * S_fill_practise with sec's place in c->sections, counted from 1.
- */
+/* The "Practise this" list of sec (NULL: of the chapter) where the body has got to. */
 static void
-S_practise_at(struct render_out *o, const struct chapter *c, const struct section *sec,
-    struct rendered *rd)
+S_practise_at(struct render_out *o, const struct chapter *c, const struct section *sec)
 {
-	size_t k = 0;
-
-	if (rd) {
-		if (sec)
-			while (k < c->nsections && c->sections[k++] != sec)
-				;
-		render_out_mark(o, rd, k);
-	} else if (sec)
+	if (sec)
 		S_practise(o, &sec->backlinks, sec->title, c->url);
 	else
 		S_practise(o, &c->backlinks, c->title, c->url);
@@ -1094,7 +1028,7 @@ S_practise_at(struct render_out *o, const struct chapter *c, const struct sectio
  */
 static void
 S_practise_nested(struct render_out *out, const struct chapter *c, struct section **sorted,
-    size_t nsections, cmark_node *b, struct rendered *rd)
+    size_t nsections, cmark_node *b)
 {
 	cmark_node *n = cmark_node_first_child(b), *down;
 	struct section *sec;
@@ -1104,7 +1038,7 @@ S_practise_nested(struct render_out *out, const struct chapter *c, struct sectio
 	while (n != NULL) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			if ((sec = render_find_section(sorted, nsections, n)) != NULL)
-				S_practise_at(out, c, sec, rd);
+				S_practise_at(out, c, sec);
 		} else if ((down = cmark_node_first_child(n)) != NULL && md_is_block(down)) {
 			n = down;
 			continue;
@@ -1115,12 +1049,11 @@ S_practise_nested(struct render_out *out, const struct chapter *c, struct sectio
 	}
 }
 
-/* A chapter's body from its tree into out (with holes when h->holes: at load), and its outline. */
+/* A chapter's body from its tree into out, and its outline. */
 static void
 S_chapter_body(const struct html *h, const struct chapter *c, struct render_out *out,
     struct outline *ol)
 {
-	struct rendered *rd = h->holes;
 	struct section **sorted = NULL;
 	const struct section *open[8];
 	size_t nopen = 0;
@@ -1140,7 +1073,6 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 	o.id_prefix = "";
 	o.sections = sorted;
 	o.nsections = c->nsections;
-	o.holes = h->holes;
 	r = render_new(&o);
 
 	first = c->doc && c->doc->root ? cmark_node_first_child(c->doc->root) : NULL;
@@ -1152,7 +1084,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 
 			while (nopen > 0 && open[nopen - 1]->level >= level) {
 				nopen--;
-				S_practise_at(out, c, open[nopen], rd);
+				S_practise_at(out, c, open[nopen]);
 			}
 			sec = render_find_section(sorted, c->nsections, b);
 			/* A leading # heading is the chapter's title: the template shows it. */
@@ -1176,40 +1108,16 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 		render_out_blocks(r, out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION)
-			S_practise_nested(out, c, sorted, c->nsections, b, rd);
+			S_practise_nested(out, c, sorted, c->nsections, b);
 	}
 	while (nopen > 0) {
 		nopen--;
-		S_practise_at(out, c, open[nopen], rd);
+		S_practise_at(out, c, open[nopen]);
 	}
-	S_practise_at(out, c, NULL, rd);
+	S_practise_at(out, c, NULL);
 	render_out_footnotes(r, out);
 	render_free(r);
 	free(sorted);
-}
-
-/* render_fill_marks' mark: a chapter's "Practise this" list (S_practise_at). */
-struct practise_fill {
-	const struct chapter *c;
-	struct render_out out;
-};
-
-static void
-S_fill_practise(void *arg, size_t mark, struct buf *b)
-{
-	struct practise_fill *pf = arg;
-	const struct chapter *c = pf->c;
-	const struct xref_list *xl = mark > 0 && mark <= c->nsections ?
-	    &c->sections[mark - 1]->backlinks : &c->backlinks;
-
-	if (xl->len == 0)
-		return;
-	/* Most sections have no list: the writer is made for the first that has one. */
-	if (pf->out.w == NULL)
-		pf->out.w = theme_writer_new();
-	theme_writer_begin(pf->out.w, b);
-	S_practise(&pf->out, xl, mark > 0 && mark <= c->nsections ? c->sections[mark - 1]->title :
-	    c->title, c->url);
 }
 
 static int
@@ -1219,6 +1127,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	const char *description = c->doc && c->doc->src ? c->doc->src->fm.description : NULL;
 	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
 	struct outline ol = { NULL, NULL, 0, 0 };
+	struct part body;
 	size_t i;
 	char *s, num[NUMBER_LEN], of[NUMBER_LEN];
 	int rc;
@@ -1228,33 +1137,9 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
-	if (c->body_html) {
-		struct practise_fill pf = { c, { NULL, NULL } };
-		struct buf b;
-
-		buf_init(&b);
-		buf_put(&b, "", 0);
-		render_fill_marks(h->site, c->doc, page, c->body_html, &b, S_fill_practise, &pf);
-		theme_writer_free(pf.out.w);
-		S_used(h, &c->body_html);
-		tvars_html(v, "body", b.data, b.len);
-		ol.title = c->title_section;
-		ol.toc = c->toc;
-		ol.ntoc = c->ntoc;
-	} else {
-		struct part body;
-
-		if (site_chapter_tree(c) == -1) {
-			diag_error(h->dl, c->doc->src->display, 0, 0,
-			    "internal error: the chapter parsed differently the second time");
-			tvars_free(v);
-			return -1;
-		}
-		S_part_begin(&body, h);
-		S_chapter_body(h, c, &body.out, &ol);
-		site_chapter_tree_done(c);
-		S_part_value(&body, v, "body");
-	}
+	S_part_begin(&body, h);
+	S_chapter_body(h, c, &body.out, &ol);
+	S_part_value(&body, v, "body");
 	if (ol.title)
 		tvars_text(v, "title-id", ol.title->id);
 	for (i = 0; i < ol.ntoc; i++) {
@@ -1267,8 +1152,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 		tvars_text(it, "title", sec->title);
 		tvars_text(it, "class", sec->level == 2 ? "toc-l2" : "toc-l3");
 	}
-	if (ol.toc != c->toc)
-		free(ol.toc);
+	free(ol.toc);
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);
@@ -1476,9 +1360,6 @@ S_question_job(void *arg, size_t job, int worker)
 	(void)worker;
 	if (S_stopped(h))
 		return;
-	/* Rendered at load: S_test fills its holes as it joins the topic's questions. */
-	if (f->q->html)
-		return;
 	S_part_begin(&p, h);
 	S_question(h, &p.out, f->q, f->page, 0);
 	f->html = S_part_bytes(&p, &f->len);
@@ -1654,109 +1535,6 @@ S_pages(struct html *h, int nthreads)
 	return rc;
 }
 
-/*
- * A part rendered at load, before linking: its links leave holes in the
- * struct rendered returned, which S_load_end gives the part's bytes.
- */
-static struct rendered *
-S_load_begin(struct html *h, struct part *p)
-{
-	h->holes = xcalloc(1, sizeof(*h->holes));
-	S_part_begin(p, h);
-	return h->holes;
-}
-
-/* Kept until the page is written, beside every other: no room to spare. */
-static void
-S_load_end(struct html *h, struct part *p)
-{
-	struct rendered *rd = h->holes;
-
-	rd->html = S_part_bytes(p, &rd->len);
-	rd->html = xrealloc(rd->html, rd->len + 1);
-	h->holes = NULL;
-}
-
-/*
- * Question q (as a sample or not), or else topic tp's intro, rendered
- * before linking: bytes with holes (caller frees).
- */
-static struct rendered *
-S_prerendered(struct html *h, const struct question *q, int sample, const struct topic *tp)
-{
-	struct part p;
-	struct rendered *rd = S_load_begin(h, &p);
-
-	if (q)
-		S_question(h, &p.out, q, "", sample);
-	else {
-		char *prefix = xconcat("topic-", tp->slug, "-", NULL);
-
-		S_intro(h, &p.out, tp->doc, "", &tp->intro, prefix);
-		free(prefix);
-	}
-	S_load_end(h, &p);
-	return rd;
-}
-
-void
-html_render_chapter(const struct site *site, struct chapter *c)
-{
-	struct html h;
-	struct part p;
-	struct outline ol = { NULL, NULL, 0, 0 };
-
-	memset(&h, 0, sizeof(h));
-	h.site = site;
-	c->body_html = S_load_begin(&h, &p);
-	S_chapter_body(&h, c, &p.out, &ol);
-	S_load_end(&h, &p);
-	c->title_section = ol.title;
-	c->toc = ol.toc;
-	c->ntoc = ol.ntoc;
-}
-
-void
-html_render_deck(const struct site *site, struct deck *dk)
-{
-	struct html h;
-	struct part p;
-
-	memset(&h, 0, sizeof(h));
-	h.site = site;
-	dk->cards_html = S_load_begin(&h, &p);
-	S_cards(&h, &p.out, dk, "");
-	S_load_end(&h, &p);
-	if (!S_range_empty(&dk->intro)) {
-		dk->intro_html = S_load_begin(&h, &p);
-		S_intro(&h, &p.out, dk->doc, "", &dk->intro, "intro-");
-		S_load_end(&h, &p);
-	}
-}
-
-void
-html_render_topic(const struct site *site, struct topic *tp)
-{
-	struct html h;
-	size_t i, easy = 0;
-
-	memset(&h, 0, sizeof(h));
-	h.site = site;
-	if (!site->cfg.markdown.unsafe_html)
-		h.writer = theme_writer_new();
-	for (i = 0; i < tp->nquestions; i++) {
-		struct question *q = &tp->questions[i];
-
-		q->html = S_prerendered(&h, q, 0, NULL);
-		/* S_test_finish picks samples from the marked, or else the first two easy ones of a topic. */
-		if (q->marked || (q->difficulty == DIFF_EASY && q->has_options && easy++ < 2))
-			q->sample_html = S_prerendered(&h, q, 1, NULL);
-	}
-	if (!S_range_empty(&tp->intro))
-		tp->intro_html = S_prerendered(&h, NULL, 0, tp);
-	theme_writer_free(h.writer);
-}
-
 struct html_site {
 	struct theme theme;
 	struct html h;
@@ -1879,7 +1657,6 @@ html_build(const struct site *site, const char *outdir, int nthreads,
 
 	if (hs == NULL)
 		return -1;
-	hs->h.consume = 1;
 	rc = html_write(hs, outdir, nthreads, stop, dl);
 	html_close(hs);
 	return rc;

@@ -15,8 +15,7 @@
  * nthreads threads (the output is the same for any number). Returns 0, or
  * -1 with diagnostics added (or, without one, when *stop, if stop is not
  * NULL, turned non-zero: it is read between pages, and may be set by a
- * signal handler). What was rendered at load (html_render_topic,
- * html_render_deck) is freed as its page takes it: the site is written once.
+ * signal handler).
  */
 int html_build(const struct site *site, const char *outdir, int nthreads,
     const volatile sig_atomic_t *stop, struct diag_list *dl);
@@ -39,15 +38,4 @@ int html_update(struct html_site *hs, const struct site_change *ch, const char *
     int nthreads, struct diag_list *dl);
 void html_close(struct html_site *hs);
 
-/*
- * Renders a topic's questions and intro as the bank will show them, as
- * it is loaded (site_options.render_topic): bytes with holes for link
- * targets, filled when the test page is written. On any thread. Not for
- * a site with unsafe_html, or a topic with footnotes.
- */
-void html_render_topic(const struct site *site, struct topic *tp);
-/* The same for a deck's cards and intro: for a build that prints no deck. */
-void html_render_deck(const struct site *site, struct deck *dk);
-/* The same for a chapter's body (its "Practise this" lists are holes too), from its tree. */
-void html_render_chapter(const struct site *site, struct chapter *c);
 #endif

@@ -159,19 +159,6 @@ impose_page(const struct impose *im, size_t ncards, size_t p, struct impose_page
 		pg->count = per;
 }
 
-size_t
-impose_first_needed(const struct impose *im, size_t ncards, size_t p)
-{
-	struct impose_page pg;
-
-	if (p >= impose_page_count(im, ncards))
-		return ncards;
-	if (im->duplex == DUPLEX_SINGLE && p < impose_sheet_count(im, ncards))
-		return 0;
-	impose_page(im, ncards, p, &pg);
-	return pg.first;
-}
-
 struct impose_rect
 impose_front(const struct impose *im, int slot)
 {

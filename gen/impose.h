@@ -82,14 +82,6 @@ size_t impose_page_count(const struct impose *im, size_t ncards);
 /* Which cards page p (0-based, below impose_page_count) shows. */
 void impose_page(const struct impose *im, size_t ncards, size_t p,
     struct impose_page *pg);
-/*
- * The first card that page p or any later page shows (ncards past the
- * last page): a writer drawing pages in order is done with the cards
- * before it once page p - 1 is drawn. Single-sided, the backs follow
- * every front, so that is card 0 until the backs begin.
- */
-size_t impose_first_needed(const struct impose *im, size_t ncards, size_t p);
-
 /* Slot 0 .. per_sheet - 1 on the fronts, and the same card's back. */
 struct impose_rect impose_front(const struct impose *im, int slot);
 struct impose_rect impose_back(const struct impose *im, int slot);

@@ -27,7 +27,6 @@
 
 /* Resolution. */
 
-static int S_cmp_target(const void *, const void *);
 
 enum resolve_status { R_EXTERNAL, R_OK, R_BROKEN };
 
@@ -353,16 +352,9 @@ S_output_path(const struct resolution *r)
 char *
 links_output_target(const struct site *site, const struct doc *from, const char *dest)
 {
-	struct link_target key, *hit;
 	struct resolution r;
 	struct buf msg;
 	char *out = NULL;
-
-	key.dest = (char *)dest;
-	if (from->ntargets > 0 &&
-	    (hit = bsearch(&key, from->targets, from->ntargets, sizeof(*from->targets),
-	    S_cmp_target)) != NULL)
-		return xstrdup(hit->target);
 
 	buf_init(&msg);
 	if (S_resolve(site, (struct doc *)from, dest, &r, &msg) == R_OK)
@@ -753,6 +745,14 @@ S_apply(struct site *site, struct record_list *rl)
 
 /* Walking one doc. */
 
+/* A link or image as written in a doc; dest borrowed from the tree. */
+struct link_use {
+	const char *dest;
+	int line, col;
+	int is_image;
+	int ref;                   /* reference-style: [text][label] */
+};
+
 struct walker {
 	const struct site *site;
 	struct diag_list *dl;
@@ -763,8 +763,6 @@ struct walker {
 	int block_line;                /* body-relative start line of the current block */
 	int delta_line;                /* the line `delta` was found for */
 	int delta;
-	int recording;                 /* links_record: keep each use, check none */
-	size_t owner;                  /* links_record: the use's link_use.owner */
 };
 
 static void
@@ -925,39 +923,6 @@ S_is_reference(struct walker *w, int line, int col, int is_image)
  * rendering asks again for every link of every page, and resolving is
  * the costly part. Sorted and made unique once the walk is done.
  */
-static void
-S_target_add(struct doc *d, const char *dest, const struct resolution *r)
-{
-	d->targets = xgrow(d->targets, &d->targets_cap, d->ntargets + 1, sizeof(*d->targets));
-	d->targets[d->ntargets].dest = xstrdup(dest);
-	d->targets[d->ntargets].target = S_output_path(r);
-	d->ntargets++;
-}
-
-static int
-S_cmp_target(const void *a, const void *b)
-{
-	return strcmp(((const struct link_target *)a)->dest, ((const struct link_target *)b)->dest);
-}
-
-static void
-S_targets_finish(struct doc *d)
-{
-	size_t i, j;
-
-	if (d->ntargets > 1)
-		qsort(d->targets, d->ntargets, sizeof(*d->targets), S_cmp_target);
-	for (i = j = 0; i < d->ntargets; i++) {
-		if (j > 0 && strcmp(d->targets[j - 1].dest, d->targets[i].dest) == 0) {
-			free(d->targets[i].dest);
-			free(d->targets[i].target);
-			continue;
-		}
-		d->targets[j++] = d->targets[i];
-	}
-	d->ntargets = j;
-}
-
 /*
  * Where a link or image of w->doc is written and what it says, as found
  * in the tree: the columns repaired (S_inline_col, S_snap_col) and
@@ -972,7 +937,7 @@ S_link_use(struct walker *w, cmark_node *n, struct link_use *u)
 
 	if (dest == NULL)
 		return 0;
-	u->dest = (char *)dest;
+	u->dest = dest;
 	u->is_image = cmark_node_get_type(n) == CMARK_NODE_IMAGE;
 	u->line = cmark_node_get_start_line(n) + w->doc->src->body_line - 1;
 	u->col = S_inline_col(w, n);
@@ -986,8 +951,8 @@ S_link_use(struct walker *w, cmark_node *n, struct link_use *u)
 }
 
 /*
- * Checks one use of a link; what it leads to goes to the records and the
- * doc's targets. A linked file is recorded (S_check) in any case.
+ * Checks one use of a link; what it leads to goes to the records (for
+ * backlinks). A linked file is recorded (S_check) in any case.
  */
 static void
 S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
@@ -1005,10 +970,8 @@ S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
 			S_check(w, u->dest, u->is_image, u->line, u->col, 0, &r);
 		}
 	}
-	/* A load that writes no page keeps no backlinks and no targets: they are for pages. */
-	if (st == R_OK && !w->site->links_only) {
+	if (st == R_OK) {
 		S_record(w->rec, &r, o);
-		S_target_add(w->doc, u->dest, &r);
 	}
 	S_resolution_free(&r);
 }
@@ -1018,16 +981,7 @@ S_link(struct walker *w, cmark_node *n, const struct owner *o)
 {
 	struct link_use u;
 
-	if (!S_link_use(w, n, &u))
-		return;
-	if (w->recording) {
-		struct doc *d = w->doc;
-
-		u.dest = xstrdup(u.dest);
-		u.owner = w->owner;
-		d->uses = xgrow(d->uses, &d->uses_cap, d->nuses + 1, sizeof(*d->uses));
-		d->uses[d->nuses++] = u;
-	} else
+	if (S_link_use(w, n, &u))
 		S_link_check(w, &u, o);
 }
 
@@ -1073,12 +1027,7 @@ S_walk_doc(struct walker *w, struct doc *d)
 		return;
 	w->doc = d;
 	memset(&w->defs, 0, sizeof(w->defs));
-	if (d->refdefs) {
-		/* Found by links_record, while the source was there. */
-		w->defs = *d->refdefs;
-		free(d->refdefs);
-		d->refdefs = NULL;
-	} else {
+	{
 		size_t len;
 
 		doc_line(d, d->src->body_line, &len);   /* builds the line index */
@@ -1100,14 +1049,6 @@ S_walk_doc(struct walker *w, struct doc *d)
 		cs = d->deck->cards;
 		nc = d->deck->ncards;
 	}
-	/* A doc whose tree is gone left its links behind (links_record), with their owners. */
-	for (i = 0; d->root == NULL && i < d->nuses; i++) {
-		size_t k = d->uses[i].owner;
-
-		o.q = k > 0 && k <= nq ? &qs[k - 1] : NULL;
-		o.c = k > 0 && k <= nc ? &cs[k - 1] : NULL;
-		S_link_check(w, &d->uses[i], &o);
-	}
 	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
 		if (qi < nq && qs[qi].heading == n) {
 			o.q = &qs[qi++];
@@ -1119,7 +1060,6 @@ S_walk_doc(struct walker *w, struct doc *d)
 		S_walk_block(w, n, &o);
 	}
 	S_refdefs_free(&w->defs);
-	S_targets_finish(d);
 }
 
 /* One doc's walk, on whichever thread is free. */
@@ -1208,46 +1148,6 @@ links_resolve(struct site *site, struct diag_list *dl)
 	free(wb.order);
 	S_assets_unique(site);
 	return dl->errors > errors ? -1 : 0;
-}
-
-void
-links_record(struct doc *d)
-{
-	struct walker w;
-	cmark_node *n;
-	size_t len, qi = 0, ci = 0;
-
-	memset(&w, 0, sizeof(w));
-	w.doc = d;
-	w.recording = 1;
-	doc_line(d, d->src->body_line, &len);   /* builds the line index */
-	/* Owners as S_walk_doc finds them: a question or card owns the blocks from its heading on. */
-	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
-		if (d->topic && qi < d->topic->nquestions && d->topic->questions[qi].heading == n)
-			w.owner = ++qi;
-		else if (d->deck && ci < d->deck->ncards && d->deck->cards[ci].heading == n)
-			w.owner = ++ci;
-		S_walk_block(&w, n, NULL);
-	}
-	d->refdefs = xcalloc(1, sizeof(*d->refdefs));
-	S_scan_refdefs(d, d->refdefs);
-}
-
-void
-links_uses_free(struct doc *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->nuses; i++)
-		free(d->uses[i].dest);
-	free(d->uses);
-	d->uses = NULL;
-	d->nuses = d->uses_cap = 0;
-	if (d->refdefs) {
-		S_refdefs_free(d->refdefs);
-		free(d->refdefs);
-		d->refdefs = NULL;
-	}
 }
 
 int

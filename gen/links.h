@@ -7,9 +7,10 @@
 #include "model.h"
 
 /*
- * Checks every link and image in every doc, records the assets to copy
- * and the backlinks (sections <- questions, cards). Diagnostics for each
- * broken link at its own position. Returns 0 if none was an error.
+ * The link step, after site_load: checks every link and image in every
+ * doc, records the assets to copy and the backlinks (sections <-
+ * questions, cards). Diagnostics for each broken link at its own
+ * position. Returns 0 if none was an error.
  */
 int links_resolve(struct site *site, struct diag_list *dl);
 /*
@@ -18,17 +19,6 @@ int links_resolve(struct site *site, struct diag_list *dl);
  * restores model order) and its assets added to site->assets.
  */
 int links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl);
-
-/*
- * Keeps every link and image of doc d as written (d->uses), so its tree
- * can go before links_resolve: that then checks the uses kept, with the
- * same diagnostics, in the same order, each use still counted for the
- * question or card it is in (built before). Its reference definitions
- * are kept too: the source is then read no more. links_uses_free frees
- * them.
- */
-void links_record(struct doc *d);
-void links_uses_free(struct doc *d);
 
 /*
  * Where a link destination written in doc `from` leads in the output, as

@@ -15,7 +15,9 @@
 #include "build.h"
 #include "diag.h"
 #include "html.h"
+#include "links.h"
 #include "model.h"
+#include "outputs.h"
 #include "pdf.h"
 #include "scaffold.h"
 #include "serve.h"
@@ -229,32 +231,22 @@ S_configure(struct config *cfg, const void *arg)
 	S_print_options(arg, &cfg->print);
 }
 
-/*
- * keep: the Markdown bytes are read after loading (check --dump). html:
- * the pages will be written, so topics, decks and chapters are rendered
- * as they load. b: the build the decks' PDFs are drawn for as they load.
- */
 static int
-S_load(struct site *site, const struct cli *cli, int keep, int html, struct build *b,
-    struct diag_list *dl)
+S_load(struct site *site, const struct cli *cli, struct diag_list *dl)
 {
 	struct site_options so;
+	size_t errors = dl->errors;
 
 	memset(&so, 0, sizeof(so));
 	so.strict = cli->strict;
 	so.jobs = cli->jobs;
-	so.drop_sources = !keep;
-	so.render_topic = html && !keep ? html_render_topic : NULL;
-	so.render_deck = html && !keep ? html_render_deck : NULL;
-	so.render_chapter = html && !keep ? html_render_chapter : NULL;
-	so.draw = b && !keep ? &build_drawer : NULL;
-	so.draw_arg = b;
-	so.links_only = !html && !keep;
-	so.reread = so.links_only && b;
 	so.configure = S_configure;
 	so.configure_arg = cli;
 	dl->strict = cli->strict;
-	return site_load(site, cli->dir, &so, dl);
+	site_load(site, cli->dir, &so, dl);
+	links_resolve(site, dl);
+	outputs_check(site, dl);
+	return dl->errors > errors ? -1 : 0;
 }
 
 static char *
@@ -272,7 +264,7 @@ S_cmd_check(const struct cli *cli)
 	int status;
 
 	diag_init(&dl);
-	S_load(&site, cli, cli->dump, 0, NULL, &dl);
+	S_load(&site, cli, &dl);
 	status = S_report(&dl);
 	if (cli->dump)
 		site_dump(&site, stdout);
@@ -325,8 +317,7 @@ S_cmd_build(const struct cli *cli, int html)
 	}
 	if (!cli->calibration && (b = build_begin(cli->dir, &bo, &dl)) == NULL)
 		goto report;
-	/* The decks are drawn as they load, unless the build writes no PDF (--no-pdf). */
-	if (S_load(site, cli, 0, html, html && !bo.pdf ? NULL : b, &dl) == 0 && !diag_failed(&dl)) {
+	if (S_load(site, cli, &dl) == 0 && !diag_failed(&dl)) {
 		for (int i = 0; i < cli->nargs && !bad; i++) {
 			size_t k;
 
@@ -356,7 +347,7 @@ S_cmd_build(const struct cli *cli, int html)
 			build_finish(b, site, &dl);
 		b = NULL;
 	}
-	/* The load failed: what was drawn as it loaded goes. */
+	/* The load failed: what the build made goes. */
 	if (b)
 		build_finish(b, NULL, &dl);
 report:

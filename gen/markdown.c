@@ -162,12 +162,12 @@ static cmark_node *S_parse(const char *md, size_t len, size_t *nodes, cmark_mem 
 /* ---- scratch trees ----------------------------------------------------- */
 
 /*
- * A tree that lives only within one job (a streamed chapter's, parsed,
- * used and dropped) is allocated from a scratch arena: bump allocation, no
- * free of its own, everything released at once, because cmark allocates
- * and frees a block for every node and string it makes. cmark_mem has no
- * context pointer, so the arena in use is the thread's current one, and
- * every allocation into such a tree (parsing, and later edits: heading
+ * A tree that lives only within one job (parsed, used and dropped in
+ * it) is allocated from a scratch arena: bump allocation, no free of its
+ * own, everything released at once, because cmark allocates and frees a
+ * block for every node and string it makes. cmark_mem has no context
+ * pointer, so the arena in use is the thread's current one, and every
+ * allocation into such a tree (parsing, and later edits: heading
  * attributes, repaired literals) must happen on the thread that parsed it
  * while the arena is still its current one: from md_parse_scratch to
  * md_scratch_free, with no other arena begun between.
@@ -908,158 +908,4 @@ int
 md_slugger_has(const struct md_slugger *s, const char *id)
 {
 	return s->cap > 0 && s->used[S_slot(s, id)] != NULL;
-}
-
-/* Cutting a document at its `##` lines (md_top_h2_starts). */
-
-/* A fence's opening run at p: its character and length, or 0 if none. */
-static size_t
-S_fence_run(const char *p, const char *e, char *ch)
-{
-	const char *q = p;
-
-	if (p >= e || (*p != '`' && *p != '~'))
-		return 0;
-	while (q < e && *q == *p)
-		q++;
-	if (q - p < 3)
-		return 0;
-	/* A backtick fence's info string has no backtick: else it is inline code. */
-	if (*p == '`' && memchr(q, '`', (size_t)(e - q)) != NULL)
-		return 0;
-	*ch = *p;
-	return (size_t)(q - p);
-}
-
-/* Closes a fence of n ch: up to three spaces, at least n ch, then only blanks. */
-static int
-S_fence_closes(const char *p, const char *e, char ch, size_t n)
-{
-	const char *q;
-	int sp = 0;
-
-	while (p < e && *p == ' ' && sp < 3) {
-		p++;
-		sp++;
-	}
-	for (q = p; q < e && *q == ch; q++)
-		;
-	if ((size_t)(q - p) < n)
-		return 0;
-	while (q < e && (*q == ' ' || *q == '\t'))
-		q++;
-	return q == e;
-}
-
-/* Up to three spaces and a run of one of - or = alone: a setext underline or a rule. */
-static int
-S_underline(const char *p, const char *e)
-{
-	const char *q;
-	int sp = 0;
-
-	while (p < e && *p == ' ' && sp < 3) {
-		p++;
-		sp++;
-	}
-	if (p >= e || (*p != '-' && *p != '='))
-		return 0;
-	for (q = p; q < e && *q == *p; q++)
-		;
-	while (q < e && (*q == ' ' || *q == '\t'))
-		q++;
-	return q == e;
-}
-
-/* Past blanks and container markers (> - * + 1. 1)) at the start of a line. */
-static const char *
-S_past_containers(const char *p, const char *e, int *marked)
-{
-	*marked = 0;
-	for (;;) {
-		const char *t;
-
-		while (p < e && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p < e && *p == '>') {
-			p++;
-			*marked = 1;
-			continue;
-		}
-		if (p + 1 < e && (*p == '-' || *p == '*' || *p == '+') && (p[1] == ' ' || p[1] == '\t')) {
-			p += 2;
-			*marked = 1;
-			continue;
-		}
-		for (t = p; t < e && *t >= '0' && *t <= '9'; t++)
-			;
-		if (t > p && t - p <= 9 && t + 1 < e && (*t == '.' || *t == ')') &&
-		    (t[1] == ' ' || t[1] == '\t')) {
-			p = t + 2;
-			*marked = 1;
-			continue;
-		}
-		return p;
-	}
-}
-
-size_t
-md_top_h2_starts(const char *md, size_t len, size_t **offs)
-{
-	const char *p = md, *end = md + len;
-	size_t n = 0, cap = 0, fence_n = 0;
-	char fence_ch = 0;
-	int line, col;
-
-	*offs = NULL;
-	if (memmem(md, len, "]:", 2) != NULL || memmem(md, len, "[^", 2) != NULL)
-		return 0;
-	/* cmark's scanners match UTF-8 only: a fence with a bad byte in its info string is none. */
-	if (memchr(md, '\0', len) != NULL || !utf8_validate(md, len, &line, &col))
-		return 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end, *s;
-		size_t run;
-		int marked;
-		char ch;
-
-		if (e > p && e[-1] == '\r')
-			e--;
-		if (memchr(p, '\r', (size_t)(e - p)) != NULL)
-			goto refuse;           /* a lone CR ends a line for cmark, not here */
-		if (fence_n > 0) {
-			if (S_fence_closes(p, e, fence_ch, fence_n))
-				fence_n = 0;
-		} else if (S_underline(p, e)) {
-			goto refuse;
-		} else if ((run = S_fence_run(p, e, &ch)) > 0) {
-			fence_ch = ch;         /* at column 0: the only fence followed */
-			fence_n = run;
-		} else {
-			s = S_past_containers(p, e, &marked);
-			if (s > p && !marked && s - p <= 3 && S_fence_run(s, e, &ch) > 0)
-				goto refuse;       /* an indented fence at the top level */
-			if (s < e && *s == '<')
-				goto refuse;
-			if (s < e && *s == '#') {
-				const char *h = s;
-
-				while (h < e && *h == '#')
-					h++;
-				if (h - s <= 6 && (h == e || *h == ' ' || *h == '\t')) {
-					if (s != p || h - s != 2)
-						goto refuse;
-					*offs = xgrow(*offs, &cap, n + 1, sizeof(**offs));
-					(*offs)[n++] = (size_t)(p - md);
-				}
-			}
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return n;
-refuse:
-	free(*offs);
-	*offs = NULL;
-	return 0;
 }

@@ -33,19 +33,6 @@ void md_scratch_free(struct md_scratch *scratch);
  */
 cmark_llist *md_syntax_extensions(void);
 
-/*
- * Where a document can be cut into pieces that each parse as they do in
- * the whole: the byte offset of each `## ` heading line at column 0, in
- * *offs (caller frees), and how many. 0 when the text has anything that
- * reaches across such a line, or that a cut could misread: a reference
- * definition or footnote (they apply to the whole document), an HTML
- * block, any other heading (another level, indented, in a container, or
- * underlined), a thematic break written with - or =, a fence indented
- * by one to three spaces, a lone carriage return, a NUL or bad UTF-8.
- * Such text is parsed whole, so the test errs towards 0.
- */
-size_t md_top_h2_starts(const char *md, size_t len, size_t **offs);
-
 /* A list item written as a task ("- [ ]" / "- [x]"), and whether it is ticked. */
 int md_is_task_item(cmark_node *item);
 int md_task_item_checked(cmark_node *item);

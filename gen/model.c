@@ -3,7 +3,7 @@
  *
  * site_load runs the pipeline's front half: site.toml, content/, one
  * cmark tree per Markdown file, then the structure format.md gives each
- * kind of file, then links. Every author mistake becomes a diagnostic
+ * kind of file; linking is the caller's next step (links.h). Every author mistake becomes a diagnostic
  * at its own line and column and the load goes on, so one `check`
  * reports everything.
  *
@@ -35,7 +35,6 @@
 
 #include "links.h"
 #include "markdown.h"
-#include "outputs.h"
 #include "pool.h"
 #include "toml.h"
 #include "util.h"
@@ -89,7 +88,7 @@ doc_line(struct doc *d, int line, size_t *len)
 	size_t n = d->src->body_len, i, idx, end;
 
 	if (body == NULL)
-		return NULL;            /* dropped after loading (site_options.drop_sources) */
+		return NULL;
 	if (d->line_starts == NULL) {
 		size_t cap = 0;
 
@@ -626,7 +625,6 @@ S_mark_heading(cmark_node *heading, const char *id)
 	cmark_node_set_user_data(heading, (void *)id);
 }
 
-/* t may be NULL: a streamed topic is built before its test (S_parse_job). */
 static struct topic *
 S_build_topic(struct doc *d, struct test *t, const char *url, const char *slug,
     enum difficulty deflt, struct diag_list *dl)
@@ -766,18 +764,6 @@ S_test_ids(struct test *t, struct diag_list *dl)
 			v[n].order = n;
 			n++;
 		}
-		/* Their anchors, in question order until sorted after the tests are built. */
-		for (k = 0; tp->dropped.n > 0 && k < tp->doc->nanchors; k++)
-			if (tp->doc->anchors[k].kind == ANCHOR_QUESTION) {
-				v = xgrow(v, &cap, n + 1, sizeof(*v));
-				v[n].id = tp->doc->anchors[k].id;
-				v[n].line = tp->doc->anchors[k].line;
-				v[n].col = tp->doc->anchors[k].col;
-				v[n].question = 1;
-				v[n].t = tp;
-				v[n].order = n;
-				n++;
-			}
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), S_cmp_idref);
@@ -822,9 +808,6 @@ S_test_finish(struct test *t, struct diag_list *dl)
 			t->nquestions++;
 			nsample += q->sample;
 		}
-		for (k = 0; k < 3; k++)
-			t->count[k] += t->topics[i]->dropped.count[k];
-		t->nquestions += t->topics[i]->dropped.n;
 	}
 	/* Without any .sample, the first two easy questions are the samples. */
 	for (i = 0, k = nsample; i < t->ntopics && k == 0 && nsample < 2; i++)
@@ -839,7 +822,7 @@ S_test_finish(struct test *t, struct diag_list *dl)
 	S_test_ids(t, dl);
 }
 
-/* A test's page: its topics are built with it before the test is (S_stream_topic). */
+/* A test's page. */
 static char *
 S_test_url(const char *slug)
 {
@@ -911,7 +894,6 @@ struct topic_job {
 	struct test *test;
 	enum difficulty deflt;
 	struct topic *topic;
-	struct diag_list *streamed; /* a streamed topic, built as parsed: its diagnostics */
 };
 
 struct topic_batch {
@@ -928,21 +910,13 @@ S_topic_job(void *arg, size_t job, int worker)
 	char *slug = S_stem(j->doc->src->rel);
 
 	(void)worker;
-	if (j->streamed) {
-		j->topic = j->doc->topic;
-		j->topic->test = j->test;
-		diag_move(&tb->dls[job], j->streamed);
-	} else
-		j->topic = S_build_topic(j->doc, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
+	j->topic = S_build_topic(j->doc, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
 	free(slug);
 }
 
-/*
- * Builds the tests from content/quiz. docs are in rel order; streamed[i]
- * holds the diagnostics of docs[i] if it is a topic built as it was parsed.
- */
+/* Builds the tests from content/quiz. docs are in rel order. */
 static void
-S_build_tests(struct site *site, struct diag_list **streamed, struct diag_list *dl)
+S_build_tests(struct site *site, struct diag_list *dl)
 {
 	struct topic_batch tb = { NULL, 0, NULL };
 	size_t i, cap = 0, tb_cap = 0, ntopics;
@@ -1012,7 +986,6 @@ S_build_tests(struct site *site, struct diag_list **streamed, struct diag_list *
 				tb.jobs[tb.n].doc = td;
 				tb.jobs[tb.n].test = t;
 				tb.jobs[tb.n].deflt = deflt;
-				tb.jobs[tb.n].streamed = streamed[k];
 				tb.n++;
 				ntopics++;
 			}
@@ -1361,23 +1334,11 @@ S_same_address(const struct site *site, struct diag_list *dl)
 	free(k);
 }
 
-/* Parsing every doc (S_parse_docs), and for streamed chapters building them. */
+/* Parsing every doc (S_parse_docs). */
 struct parse_batch {
 	struct site *site;
 	size_t max;                /* [limits] max_elements */
 	unsigned char *over;       /* per doc: more elements than max */
-	int stream;                /* chapters, topics, decks: built as parsed, their trees dropped (site_options) */
-	void (*render_topic)(const struct site *, struct topic *);
-	void (*render_deck)(const struct site *, struct deck *);
-	void (*render_chapter)(const struct site *, struct chapter *);
-	const struct deck_drawer *draw;
-	void *draw_arg;
-	int deck_threads;          /* threads a deck drawn at load may use: its share of the pool */
-	size_t chunk_min;          /* decks of more cards than this are built in chunks (site_options.chunk_cards) */
-	size_t chunk_cards;        /* of this many cards */
-	struct chapter **chapters; /* per doc, when streamed: its chapter */
-	struct diag_list *dls;     /* per doc, when streamed: building its chapter, topic or deck */
-	struct diag_list **built;  /* per doc: &dls[i] if it is a topic or deck built as parsed, else NULL */
 };
 
 /* Chapters, built each from its own doc, in parallel. */
@@ -1397,7 +1358,7 @@ S_chapter_job(void *arg, size_t job, int worker)
 }
 
 static void
-S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
+S_build_guide(struct site *site, struct diag_list *dl)
 {
 	struct chapter_batch cb;
 	struct chapter_key *keys;
@@ -1408,14 +1369,10 @@ S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 	cb.dls = xcalloc(site->ndocs + 1, sizeof(*cb.dls));
 	for (i = 0; i < site->ndocs; i++)
 		if (site->docs[i]->src->kind == SOURCE_CHAPTER) {
-			/* Streamed chapters were built as they were parsed: their diagnostics come here, in doc order. */
-			cb.chapters[n] = pb->chapters[i];
-			cb.dls[n] = pb->dls[i];
-			diag_init(&pb->dls[i]);
+			diag_init(&cb.dls[n]);
 			cb.docs[n++] = site->docs[i];
 		}
-	if (!pb->stream)
-		pool_run(site->jobs, n, S_chapter_job, &cb);
+	pool_run(site->jobs, n, S_chapter_job, &cb);
 	for (i = 0; i < n; i++) {
 		diag_move(dl, &cb.dls[i]);
 		diag_free(&cb.dls[i]);
@@ -1446,15 +1403,13 @@ S_build_guide(struct site *site, struct parse_batch *pb, struct diag_list *dl)
 
 /* Loading. */
 
-/* A topic's questions and what they own (site_free, or dropped as they load). */
+/* A topic's questions and what they own. */
 static void
 S_questions_free(struct question *v, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		rendered_free(v[i].html);
-		rendered_free(v[i].sample_html);
 		free(v[i].id);
 		free(v[i].stem_text);
 		free(v[i].options);
@@ -1463,604 +1418,33 @@ S_questions_free(struct question *v, size_t n)
 	free(v);
 }
 
-/* What a card owns; the card itself is its array's. */
-static void
-S_card_release(struct card *c)
-{
-	free(c->id);
-	free(c->label);
-	free(c->front_text);
-	free(c->links_to.v);
-}
-
 /* S_questions_free for a deck's cards. */
 static void
 S_cards_free(struct card *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		S_card_release(&v[i]);
+	for (i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].label);
+		free(v[i].front_text);
+		free(v[i].links_to.v);
+	}
 	free(v);
 }
 
-/* d's anchors of a kind point at no question or card any more: they were freed. */
-static void
-S_anchors_let_go(struct doc *d, enum anchor_kind kind)
-{
-	size_t i;
-
-	for (i = 0; i < d->nanchors; i++)
-		if (d->anchors[i].kind == kind)
-			memset(&d->anchors[i].u, 0, sizeof(d->anchors[i].u));
-}
-
-/* A streamed doc's tree, gone: the anchors point at no heading in it. */
-static void
-S_doc_drop_tree(struct doc *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->nanchors; i++)
-		d->anchors[i].node = NULL;
-	if (d->scratch)
-		md_scratch_free(d->scratch);
-	else if (d->root)
-		cmark_node_free(d->root);
-	d->scratch = NULL;
-	d->root = NULL;
-}
-
-/*
- * A streamed chapter's tree goes once the chapter is built and its links
- * kept (links_record): what it held is a tenth of its source in text and
- * ten times the source in nodes. site_chapter_tree parses it again.
- */
-static void
-S_chapter_drop_tree(struct chapter *c)
-{
-	struct doc *d = c->doc;
-	size_t i;
-
-	for (i = 0; i < c->nsections; i++)
-		c->sections[i]->heading = NULL;
-	S_doc_drop_tree(d);
-}
-
-/*
- * The bytes of a doc that was built, linked (links_record) and, for a
- * build, rendered as it was parsed: nothing reads them again. The rest
- * go once loading is done (S_drop_sources).
- */
-static void
-S_release_source(struct doc *d)
-{
-	free(d->line_starts);
-	d->line_starts = NULL;
-	d->nlines = 0;
-	free(d->src->data);
-	d->src->data = NULL;
-	d->src->len = 0;
-	d->src->body = NULL;
-	d->src->body_len = 0;
-}
-
-/*
- * A streamed topic's tree goes once its questions are built, their links
- * kept and they are rendered: nothing reads it again. Every pointer into
- * it is cleared.
- */
-static void
-S_topic_drop_tree(struct topic *tp)
-{
-	struct doc *d = tp->doc;
-	size_t i, k;
-
-	for (i = 0; i < tp->nquestions; i++) {
-		struct question *q = &tp->questions[i];
-
-		q->heading = q->hint = q->options_list = NULL;
-		memset(&q->stem, 0, sizeof(q->stem));
-		memset(&q->explanation, 0, sizeof(q->explanation));
-		for (k = 0; k < q->noptions; k++)
-			q->options[k].item = q->options[k].feedback = NULL;
-	}
-	memset(&tp->intro, 0, sizeof(tp->intro));
-	S_doc_drop_tree(d);
-}
-
-/*
- * site_options.links_only: a streamed topic's questions, once built and
- * their links kept (links_record), are needed by no page. What is left
- * of them is their anchors (id, place: for links and S_test_ids) and
- * their count. Anchors point at no question any more.
- */
-static void
-S_topic_drop_questions(struct topic *tp)
-{
-	size_t i;
-
-	for (i = 0; i < tp->nquestions; i++)
-		tp->dropped.count[tp->questions[i].difficulty]++;
-	tp->dropped.n = tp->nquestions;
-	S_questions_free(tp->questions, tp->nquestions);
-	tp->questions = NULL;
-	tp->nquestions = 0;
-	S_anchors_let_go(tp->doc, ANCHOR_QUESTION);
-}
-
-/*
- * 1 if a tree can be rendered at load, into bytes with holes
- * (render_fill): footnotes and raw HTML (unsafe_html) are rendered
- * through libxml2 nodes, which leave none. root NULL: whether any tree
- * of the site can be, asked before parsing.
- */
-static int
-S_renders_with_holes(const struct site *site, cmark_node *root)
-{
-	cmark_node *n;
-
-	if (site->cfg.markdown.unsafe_html)
-		return 0;
-	for (n = root ? cmark_node_last_child(root) : NULL; n; n = cmark_node_previous(n))
-		if (cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_DEFINITION)
-			return 0;
-	return 1;
-}
-
-/*
- * Parses d into scratch memory, to be built, linked and rendered (if
- * `holes`) in this job. 0, with no tree, if it cannot stream: too many
- * elements, or to be rendered and not renderable with holes.
- */
-static int
-S_parse_streamable(struct parse_batch *pb, struct doc *d, const char *body, size_t len,
-    int holes)
-{
-	size_t nodes;
-
-	if (holes && !S_renders_with_holes(pb->site, NULL))
-		return 0;
-	/*
-	 * A deck is drawn from its tree, which can be long: on the heap,
-	 * where cmark frees its temporaries as it goes. A scratch arena
-	 * keeps them all: 26 MB more at the peak, for a deck of 10,000 cards.
-	 */
-	if (d->src->kind == SOURCE_DECK)
-		d->root = md_parse_counted(body, len, &nodes);
-	else
-		d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
-	if (nodes <= pb->max && (!holes || S_renders_with_holes(pb->site, d->root)))
-		return 1;
-	S_doc_drop_tree(d);
-	return 0;
-}
-
-/*
- * A topic of a folder test, built, linked as written and rendered as it
- * is parsed, its tree then dropped (site_options.drop_sources). Returns 0
- * if it cannot be: no test to go in, too many elements or footnotes
- * (d->root is then NULL, for the caller to parse it as any other doc).
- */
-static int
-S_stream_topic(struct parse_batch *pb, size_t job, const char *body, size_t len)
-{
-	struct doc *d = pb->site->docs[job];
-	const struct source *index;
-	char *dir = path_dirname(d->src->rel), *path = path_join(dir, "_index.md");
-	char *slug = S_stem(d->src->rel), *url;
-
-	index = content_find(&pb->site->sources, path);
-	free(path);
-	if (index == NULL || index->kind != SOURCE_TEST_INDEX) {
-		free(dir);
-		free(slug);
-		return 0;
-	}
-	if (!S_parse_streamable(pb, d, body, len, 1)) {
-		free(dir);
-		free(slug);
-		return 0;
-	}
-	url = S_test_url(path_basename(dir));
-	S_build_topic(d, NULL, url, slug, index->fm.difficulty, &pb->dls[job]);
-	links_record(d);
-	if (pb->render_topic)
-		pb->render_topic(pb->site, d->topic);
-	S_topic_drop_tree(d->topic);
-	if (pb->site->links_only)
-		S_topic_drop_questions(d->topic);
-	S_release_source(d);
-	pb->built[job] = &pb->dls[job];
-	free(url);
-	free(dir);
-	free(slug);
-	return 1;
-}
-
-/* S_topic_drop_tree for a deck. */
-static void
-S_deck_drop_tree(struct deck *dk)
-{
-	struct doc *d = dk->doc;
-	size_t i;
-
-	for (i = 0; i < dk->ncards; i++) {
-		dk->cards[i].heading = NULL;
-		memset(&dk->cards[i].back, 0, sizeof(dk->cards[i].back));
-	}
-	memset(&dk->intro, 0, sizeof(dk->intro));
-	S_doc_drop_tree(d);
-}
-
-/*
- * S_topic_drop_questions for a deck: drawn as it loaded (print), its PDF
- * has its cards; its anchors are what links need, deck.dropped the count.
- */
-static void
-S_deck_drop_cards(struct deck *dk)
-{
-	dk->dropped += dk->ncards;
-	S_cards_free(dk->cards, dk->ncards);
-	dk->cards = NULL;
-	dk->ncards = 0;
-	S_anchors_let_go(dk->doc, ANCHOR_CARD);
-}
-
-/* Line breaks in [p, end) of a body whose only line break is \n (md_top_h2_starts). */
-static int
-S_lines_in(const char *p, const char *end)
-{
-	int n = 0;
-
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
-/*
- * A deck being drawn as it loads (site_options.draw), a chunk of cards at
- * a time: the cards the drawer has been given and wants again (a sheet
- * they are on is not complete yet), their trees gone.
- */
-struct deck_draw {
-	const struct deck_drawer *dr;
-	void *drawing;             /* NULL: not drawing (not wanted, or open failed) */
-	int failed;                /* open or draw failed, or the deck has an error: not drawn */
-	struct card *held;
-	size_t nheld, held_cap;
-};
-
-/* Starts drawing dk's ncards cards, unless dk has an error already. */
-static void
-S_draw_open(struct parse_batch *pb, struct deck_draw *dd, const struct deck *dk, size_t ncards,
-    struct diag_list *dl)
-{
-	memset(dd, 0, sizeof(*dd));
-	dd->dr = pb->draw;
-	if (dd->dr == NULL || dl->errors > 0)
-		return;
-	if (dd->dr->open(pb->draw_arg, pb->site, dk, ncards, pb->deck_threads, dl, &dd->drawing) == -1) {
-		dd->drawing = NULL;
-		dd->failed = 1;
-	}
-}
-
-/*
- * Finishes the drawing, kept if `keep` and every card was drawn, and
- * frees the cards held; 1 if it is kept.
- */
-static int
-S_draw_close(struct deck_draw *dd, int keep)
-{
-	int drawn = 0;
-
-	keep = keep && !dd->failed && dd->nheld == 0;
-	if (dd->drawing)
-		drawn = dd->dr->close(dd->drawing, keep) == 0 && keep;
-	S_cards_free(dd->held, dd->nheld);
-	memset(dd, 0, sizeof(*dd));
-	return drawn;
-}
-
-/*
- * Gives the drawer the cards held and then v[0..n) (moved in: the caller
- * lets go of them), and frees those it is done with; the rest are held,
- * their trees let go, to be drawn from their bytes (card_tree). At the
- * deck's first error drawing stops, and cards are freed as they come:
- * the build fails, and nothing needs them.
- */
-static void
-S_draw_cards(struct deck_draw *dd, struct card *v, size_t n, const struct diag_list *dl)
-{
-	size_t done = 0, i;
-
-	dd->held = xgrow(dd->held, &dd->held_cap, dd->nheld + n + 1, sizeof(*dd->held));
-	if (n > 0)
-		memcpy(dd->held + dd->nheld, v, n * sizeof(*v));
-	dd->nheld += n;
-	if (dl->errors > 0)
-		dd->failed = 1;
-	if (dd->drawing && !dd->failed &&
-	    dd->dr->draw(dd->drawing, dd->held, dd->nheld, &done) == -1)
-		dd->failed = 1;
-	if (dd->drawing == NULL || dd->failed)
-		done = dd->nheld;
-	for (i = 0; i < done; i++)
-		S_card_release(&dd->held[i]);
-	if (done > 0)
-		memmove(dd->held, dd->held + done, (dd->nheld - done) * sizeof(*dd->held));
-	dd->nheld -= done;
-	for (i = 0; i < dd->nheld; i++) {
-		dd->held[i].heading = NULL;
-		memset(&dd->held[i].back, 0, sizeof(dd->held[i].back));
-	}
-}
-
-/* A deck built whole, drawn (site_options.draw): sets dk->drawn. Its cards stay dk's. */
-static void
-S_draw_whole(struct parse_batch *pb, struct deck *dk, struct diag_list *dl)
-{
-	struct deck_draw dd;
-	size_t done = 0;
-
-	S_draw_open(pb, &dd, dk, dk->ncards, dl);
-	if (dd.drawing && (dd.dr->draw(dd.drawing, dk->cards, dk->ncards, &done) == -1 ||
-	    done != dk->ncards))
-		dd.failed = 1;
-	dk->drawn = S_draw_close(&dd, 1);
-}
-
-/*
- * A long deck of a links_only load (site_options.chunk_cards), built a
- * chunk of cards at a time, each chunk drawn (site_options.draw) and its
- * tree and cards dropped before the next is parsed: a whole deck's tree
- * is ten times its source, and print keeps no page of it. The deck keeps
- * its anchors, links and count (deck.dropped), as S_deck_drop_cards
- * leaves a deck; it is drawn if dk->drawn.
- * Each chunk is a doc of its own (a copy of d's source over the chunk's
- * bytes, its first line where the chunk starts), built and its links
- * kept as any deck's, and then moved into d: so ids, places and messages
- * come out as the whole file's do. That holds only where the file can be
- * cut (md_top_h2_starts) and no id comes out twice (the whole file would
- * have made one unique): 0 then, with nothing left of the try (what was
- * drawn is thrown away), and the deck is parsed whole. A card keeps
- * where its bytes are (body_off, body_len), for card_tree to parse it
- * again if the drawer wants it after its chunk's tree is gone.
- */
-static int
-S_build_deck_chunked(struct parse_batch *pb, size_t job, const char *body, size_t len)
-{
-	struct doc *d = pb->site->docs[job];
-	struct diag_list *dl = &pb->dls[job];
-	struct deck *dk = NULL;
-	struct deck_draw dd;
-	struct anchor *anchors = NULL;
-	struct link_use *uses = NULL;
-	size_t *starts, nstarts, nanchors = 0, anchors_cap = 0, nuses = 0, uses_cap = 0;
-	size_t first, i, ncards = 0, total = 1, line_off = 0;
-	struct refdefs *refdefs = NULL;
-	char **ids = NULL;
-	char *url = NULL;
-	int ok = 1, line = d->src->body_line;     /* the file line where byte line_off is */
-
-	/* Only a clean start, so that giving up leaves nothing behind. */
-	if (dl->len > 0 || d->src->broken || d->src->fm.title == NULL)
-		return 0;
-	nstarts = md_top_h2_starts(body, len, &starts);
-	if (nstarts <= pb->chunk_min) {
-		free(starts);
-		return 0;
-	}
-	memset(&dd, 0, sizeof(dd));
-	for (first = 0; ok && first < nstarts; first += pb->chunk_cards) {
-		size_t last = first + pb->chunk_cards < nstarts ? first + pb->chunk_cards : nstarts;
-		size_t off = first == 0 ? 0 : starts[first], stop = last < nstarts ? starts[last] : len;
-		struct source cs = *d->src;
-		struct doc cd;
-		struct deck *part;
-		size_t nodes;
-
-		memset(&cd, 0, sizeof(cd));
-		cs.body = body + off;
-		cs.body_len = stop - off;
-		/* Counted on from the last chunk's start, not from the top each time. */
-		line += S_lines_in(body + line_off, body + off);
-		line_off = off;
-		cs.body_line = line;
-		cd.src = &cs;
-		cd.root = md_parse_scratch(cs.body, cs.body_len, &nodes, &cd.scratch);
-		/* The whole file's count: each chunk has a document node of its own. */
-		total += nodes - 1;
-		if (total > pb->max) {
-			ok = 0;            /* the whole file reports it */
-			md_scratch_free(cd.scratch);
-			break;
-		}
-		part = S_build_deck(&cd, dl);
-		links_record(&cd);
-		ok = part->ncards == last - first;
-		for (i = 0; i < cd.nuses; i++) {
-			if (cd.uses[i].owner > 0)
-				cd.uses[i].owner += ncards;
-			uses = xgrow(uses, &uses_cap, nuses + 1, sizeof(*uses));
-			uses[nuses++] = cd.uses[i];
-		}
-		free(cd.uses);
-		cd.uses = NULL;
-		cd.nuses = 0;
-		/* Reference definitions: none, in a file that can be cut; the first chunk's empty list stays. */
-		if (first == 0) {
-			refdefs = cd.refdefs;
-			cd.refdefs = NULL;
-		}
-		links_uses_free(&cd);
-		for (i = 0; i < cd.nanchors; i++) {
-			anchors = xgrow(anchors, &anchors_cap, nanchors + 1, sizeof(*anchors));
-			anchors[nanchors] = cd.anchors[i];
-			anchors[nanchors++].node = NULL;
-		}
-		free(cd.anchors);
-		if (dk == NULL) {
-			dk = part;
-			dk->doc = d;
-			memset(&dk->intro, 0, sizeof(dk->intro));
-			url = cd.url;
-			cd.url = NULL;
-			/* Drawn as its cards come, if it can be cut: else it is drawn whole. */
-			if (ok)
-				S_draw_open(pb, &dd, dk, nstarts, dl);
-		}
-		/* As many cards as cuts (else all is undone below): card i starts at cut first + i. */
-		for (i = 0; i < part->ncards; i++) {
-			struct card *c = &part->cards[i];
-
-			c->deck = dk;
-			c->number = (int)(ncards + i + 1);
-			if (ok) {
-				c->body_off = starts[first + i];
-				c->body_len = (first + i + 1 < nstarts ? starts[first + i + 1] : len) - c->body_off;
-			}
-		}
-		if (!ok)
-			dd.failed = 1;     /* thrown away below */
-		/* Drawn from their trees, then freed: the drawer holds what it wants again. */
-		ncards += part->ncards;
-		S_draw_cards(&dd, part->cards, part->ncards, dl);
-		free(part->cards);
-		part->cards = NULL;
-		part->ncards = 0;
-		if (part != dk)
-			S_deck_free(part);
-		free(cd.url);
-		free(cd.line_starts);
-		md_scratch_free(cd.scratch);
-	}
-	free(starts);
-	/* Ids made unique chunk by chunk, and unique in the whole: the whole file's. */
-	if (ok) {
-		ids = xcalloc(nanchors + 1, sizeof(*ids));
-		for (i = 0; i < nanchors; i++)
-			ids[i] = anchors[i].id;
-		strv_sort(ids, nanchors);
-		for (i = 1; ok && i < nanchors; i++)
-			ok = strcmp(ids[i - 1], ids[i]) != 0;
-		free(ids);
-	}
-	if (!ok) {
-		struct doc cd0;
-
-		S_draw_close(&dd, 0);
-		for (i = 0; i < nanchors; i++)
-			free(anchors[i].id);
-		free(anchors);
-		for (i = 0; i < nuses; i++)
-			free(uses[i].dest);
-		free(uses);
-		if (dk)
-			S_deck_free(dk);
-		free(url);
-		memset(&cd0, 0, sizeof(cd0));
-		cd0.refdefs = refdefs;
-		links_uses_free(&cd0);
-		diag_free(dl);
-		diag_init(dl);
-		return 0;
-	}
-	dk->drawn = S_draw_close(&dd, dl->errors == 0);
-	dk->dropped = ncards;
-	d->deck = dk;
-	d->url = url;
-	d->anchors = anchors;
-	d->nanchors = d->anchors_cap = nanchors;
-	d->uses = uses;
-	d->nuses = d->uses_cap = nuses;
-	d->refdefs = refdefs;
-	S_anchors_let_go(d, ANCHOR_CARD);
-	return 1;
-}
-
-/*
- * S_stream_topic for a deck, which needs nothing of the rest of the site:
- * rendered, drawn into its PDF, or both. A deck with an error is not
- * drawn: the build fails anyway.
- */
-static int
-S_stream_deck(struct parse_batch *pb, size_t job, const char *body, size_t len)
-{
-	struct doc *d = pb->site->docs[job];
-	int chunked = 0;
-
-	if (pb->site->links_only && !pb->render_deck && S_build_deck_chunked(pb, job, body, len)) {
-		chunked = 1;           /* built and drawn: its tree and cards are gone already */
-	} else if (!S_parse_streamable(pb, d, body, len, pb->render_deck != NULL)) {
-		return 0;
-	} else {
-		S_build_deck(d, &pb->dls[job]);
-		links_record(d);
-	}
-	if (pb->render_deck)
-		pb->render_deck(pb->site, d->deck);
-	if (pb->draw && !chunked)
-		S_draw_whole(pb, d->deck, &pb->dls[job]);
-	S_deck_drop_tree(d->deck);
-	/* One print did not draw has an error, or was not asked for: its cards are done with. */
-	if (pb->site->links_only)
-		S_deck_drop_cards(d->deck);
-	S_release_source(d);
-	pb->built[job] = &pb->dls[job];
-	return 1;
-}
-
+/* Parses one doc, counting its elements against [limits] max_elements. */
 static void
 S_parse_job(void *arg, size_t job, int worker)
 {
 	struct parse_batch *pb = arg;
 	struct doc *d = pb->site->docs[job];
 	const struct source *src = d->src;
-	const char *body;
-	size_t len, nodes;
+	size_t nodes;
 
 	(void)worker;
-	content_body(d->src, &pb->dls[job]);    /* site_options.reread */
-	body = src->body ? src->body : "";
-	len = src->body ? src->body_len : 0;
-	if (pb->stream && src->kind == SOURCE_TOPIC && S_stream_topic(pb, job, body, len))
-		return;
-	if (pb->stream && src->kind == SOURCE_DECK &&
-	    (pb->render_deck || pb->draw || pb->site->links_only) &&
-	    S_stream_deck(pb, job, body, len))
-		return;
-	if (!pb->stream || src->kind != SOURCE_CHAPTER) {
-		d->root = md_parse_counted(body, len, &nodes);
-		pb->over[job] = nodes > pb->max;
-		return;
-	}
-	/* A tree for this job only: in scratch memory, dropped whole (S_chapter_drop_tree). */
-	d->root = md_parse_scratch(body, len, &nodes, &d->scratch);
+	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
 	pb->over[job] = nodes > pb->max;
-	/* What S_limit_elements does, before the chapter is built from the tree. */
-	if (pb->over[job]) {
-		md_scratch_free(d->scratch);
-		d->root = md_parse_scratch("", 0, NULL, &d->scratch);
-		d->src->broken = 1;
-	}
-	pb->chapters[job] = S_build_chapter(d, &pb->dls[job]);
-	links_record(d);
-	/* Rendered now, it needs no second parse: its source can go too (S_drop_sources). */
-	if (pb->render_chapter && !pb->over[job] && S_renders_with_holes(pb->site, d->root)) {
-		pb->render_chapter(pb->site, pb->chapters[job]);
-		S_chapter_drop_tree(pb->chapters[job]);
-		S_release_source(d);
-	} else {
-		d->streamed = 1;
-		S_chapter_drop_tree(pb->chapters[job]);
-		/* With no page to render, nothing parses it again. */
-		if (pb->site->links_only)
-			S_release_source(d);
-	}
 }
 
 /*
@@ -2069,9 +1453,9 @@ S_parse_job(void *arg, size_t job, int worker)
  * more elements than [limits] max_elements (caller frees pb's arrays).
  */
 static void
-S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_options *opt)
+S_parse_docs(struct site *site, struct parse_batch *pb)
 {
-	size_t i, cap = 0, ndecks = 0;
+	size_t i, cap = 0;
 
 	for (i = 0; i < site->sources.len; i++) {
 		struct source *src = site->sources.v[i];
@@ -2079,7 +1463,6 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 
 		if (src->kind == SOURCE_ASSET)
 			continue;
-		ndecks += src->kind == SOURCE_DECK;
 		d = xcalloc(1, sizeof(*d));
 		d->src = src;
 		src->doc = d;
@@ -2089,20 +1472,6 @@ S_parse_docs(struct site *site, struct parse_batch *pb, const struct site_option
 	pb->site = site;
 	pb->max = (size_t)site->cfg.limits.max_elements;
 	pb->over = xcalloc(site->ndocs + 1, 1);
-	pb->stream = opt && opt->drop_sources;
-	pb->render_topic = opt ? opt->render_topic : NULL;
-	pb->chapters = xcalloc(site->ndocs + 1, sizeof(*pb->chapters));
-	pb->render_deck = opt ? opt->render_deck : NULL;
-	pb->render_chapter = opt ? opt->render_chapter : NULL;
-	pb->draw = opt && opt->drop_sources ? opt->draw : NULL;
-	pb->draw_arg = opt ? opt->draw_arg : NULL;
-	pb->deck_threads = pool_share(site->jobs, ndecks);
-	pb->chunk_min = opt && opt->chunk_cards > 0 ? opt->chunk_cards : DECK_CHUNK_MIN;
-	pb->chunk_cards = opt && opt->chunk_cards > 0 ? opt->chunk_cards : DECK_CHUNK_CARDS;
-	pb->built = xcalloc(site->ndocs + 1, sizeof(*pb->built));
-	pb->dls = xcalloc(site->ndocs + 1, sizeof(*pb->dls));
-	for (i = 0; i < site->ndocs; i++)
-		diag_init(&pb->dls[i]);
 	pool_run(site->jobs, site->ndocs, S_parse_job, pb);
 }
 
@@ -2166,130 +1535,10 @@ S_limit_elements(struct site *site, const unsigned char *over, struct diag_list 
 		diag_error(dl, d->src->display, 0, 0,
 		    "more than %zu Markdown elements (headings, paragraphs, list items, "
 		    "links, ...): split the file, or raise [limits] max_elements in site.toml", max);
-		/* A streamed chapter was built from an empty tree already (S_parse_job). */
-		if (d->root != NULL) {
-			cmark_node_free(d->root);
-			d->root = md_parse("", 0);
-		}
+		cmark_node_free(d->root);
+		d->root = md_parse("", 0);
 		d->src->broken = 1;
 	}
-}
-
-/*
- * The Markdown bytes, once everything is parsed and linked: the model
- * holds all that is read after, and a build need not keep a second copy
- * of its sources. Linked files (assets) stay: they are copied out, and
- * so do streamed chapters' sources, parsed again to be rendered.
- */
-static void
-S_drop_source_job(void *arg, size_t job, int worker)
-{
-	struct doc *d = ((struct doc **)arg)[job];
-
-	(void)worker;
-	links_uses_free(d);
-	free(d->line_starts);
-	d->line_starts = NULL;
-	d->nlines = 0;
-	if (!d->streamed)
-		S_release_source(d);
-}
-
-static void
-S_drop_sources(struct site *site)
-{
-	pool_run(site->jobs, site->ndocs, S_drop_source_job, site->docs);
-}
-
-int
-site_chapter_tree(struct chapter *c)
-{
-	struct doc *d = c->doc;
-	const struct source *src = d->src;
-	size_t k = 0, i;
-	cmark_node *n;
-
-	if (d->root != NULL)
-		return 0;
-	/* A broken source was built from an empty tree (S_limit_elements). */
-	if (src->broken || src->body == NULL)
-		d->root = md_parse_scratch("", 0, NULL, &d->scratch);
-	else
-		d->root = md_parse_scratch(src->body, src->body_len, NULL, &d->scratch);
-	for (n = cmark_node_first_child(d->root); n; n = S_next_block(d->root, n))
-		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
-			if (k < c->nsections)
-				c->sections[k]->heading = n;
-			k++;
-		}
-	if (k != c->nsections) {
-		/* The same bytes, parsed the same way: never. */
-		S_chapter_drop_tree(c);
-		return -1;
-	}
-	/* As S_collect_headings leaves them: attributes taken out of the text. */
-	for (i = 0; i < c->nsections; i++) {
-		struct md_attrs a;
-		const char *err;
-
-		if (md_heading_attrs(c->sections[i]->heading, &a, &err) == 1)
-			md_attrs_free(&a);
-	}
-	for (i = 0; i < d->nanchors; i++) {
-		struct anchor *a = &d->anchors[i];
-
-		if (a->kind == ANCHOR_HEADING && a->u.section && a->u.section->heading) {
-			a->node = a->u.section->heading;
-			S_mark_heading(a->node, a->id);
-		}
-	}
-	return 0;
-}
-
-int
-card_tree(const struct card *c, int back, struct card_tree *t)
-{
-	const struct source *src = c->deck->doc->src;
-	const char *p, *nl;
-	size_t len;
-	cmark_node *n;
-	struct md_attrs a;
-	const char *err;
-
-	memset(t, 0, sizeof(*t));
-	if (c->body_len == 0 || src->body == NULL || c->body_off + c->body_len > src->body_len)
-		return -1;
-	p = src->body + c->body_off;
-	len = c->body_len;
-	/* An ATX heading is one line. */
-	if (!back && (nl = memchr(p, '\n', len)) != NULL)
-		len = (size_t)(nl - p);
-	t->root = md_parse(p, len);
-	t->heading = cmark_node_first_child(t->root);
-	if (t->heading == NULL || cmark_node_get_type(t->heading) != CMARK_NODE_HEADING) {
-		card_tree_free(t);
-		return -1;
-	}
-	if (md_heading_attrs(t->heading, &a, &err) == 1)
-		md_attrs_free(&a);
-	for (n = cmark_node_next(t->heading); n; n = cmark_node_next(n))
-		S_range_add(&t->back, n);
-	return 0;
-}
-
-void
-card_tree_free(struct card_tree *t)
-{
-	if (t->root)
-		cmark_node_free(t->root);
-	memset(t, 0, sizeof(*t));
-}
-
-void
-site_chapter_tree_done(struct chapter *c)
-{
-	if (c->doc->streamed)
-		S_chapter_drop_tree(c);
 }
 
 /* The home page, other pages and decks: each doc on its own, in parallel. */
@@ -2297,7 +1546,6 @@ struct pages_batch {
 	struct doc **docs;
 	struct deck **decks;       /* per doc: its deck, or NULL */
 	struct diag_list *dls;     /* per doc, moved into the site's list in file order */
-	struct diag_list **built;  /* per doc: a streamed deck's diagnostics (parse_batch.built) */
 };
 
 static void
@@ -2321,11 +1569,7 @@ S_pages_job(void *arg, size_t job, int worker)
 		S_unpublished(d, dl);
 		break;
 	case SOURCE_DECK:
-		if (pb->built[job]) {
-			pb->decks[job] = d->deck;
-			diag_move(dl, pb->built[job]);
-		} else
-			pb->decks[job] = S_build_deck(d, dl);
+		pb->decks[job] = S_build_deck(d, dl);
 		break;
 	default:
 		break;
@@ -2333,18 +1577,16 @@ S_pages_job(void *arg, size_t job, int worker)
 }
 
 static void
-S_build_pages_and_decks(struct site *site, struct diag_list **built, struct diag_list *dl)
+S_build_pages_and_decks(struct site *site, struct diag_list *dl)
 {
 	struct pages_batch pb;
 	size_t i, n = 0, cap = 0;
 
 	pb.docs = xcalloc(site->ndocs + 1, sizeof(*pb.docs));
-	pb.built = xcalloc(site->ndocs + 1, sizeof(*pb.built));
 	for (i = 0; i < site->ndocs; i++) {
 		enum source_kind k = site->docs[i]->src->kind;
 
 		if (k == SOURCE_HOME || k == SOURCE_OTHER_MD || k == SOURCE_DECK) {
-			pb.built[n] = built[i];
 			pb.docs[n++] = site->docs[i];
 		}
 	}
@@ -2364,7 +1606,6 @@ S_build_pages_and_decks(struct site *site, struct diag_list **built, struct diag
 		}
 	}
 	free(pb.docs);
-	free(pb.built);
 	free(pb.decks);
 	free(pb.dls);
 }
@@ -2396,53 +1637,28 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 		opt->configure(&site->cfg, opt->configure_arg);
 
 	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
-	site->links_only = opt && opt->links_only;
 	content_dir = path_join(root, "content");
-	(opt && opt->reread ? content_load_reread : content_load_max)(&site->sources,
-	    content_dir, "content", (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
+	content_load_max(&site->sources, content_dir, "content",
+	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
 	free(content_dir);
 
-	S_parse_docs(site, &pb, opt);
+	S_parse_docs(site, &pb);
 	S_limit_elements(site, pb.over, dl);
-	S_build_pages_and_decks(site, pb.built, dl);
+	S_build_pages_and_decks(site, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), S_cmp_deck);
-	S_build_tests(site, pb.built, dl);
-	S_build_guide(site, &pb, dl);
-	for (i = 0; i < site->ndocs; i++)
-		diag_free(&pb.dls[i]);
+	S_build_tests(site, dl);
+	S_build_guide(site, dl);
 	free(pb.over);
-	free(pb.chapters);
-	free(pb.built);
-	free(pb.dls);
 	pool_run(site->jobs, site->ndocs, S_anchors_job, site->docs);
-	links_resolve(site, dl);
-	outputs_check(site, dl);
-	if (opt && opt->drop_sources)
-		S_drop_sources(site);
 	return dl->errors > errors ? -1 : 0;
 }
 
 /* Freeing. */
 
-void
-rendered_free(struct rendered *r)
-{
-	size_t i;
-
-	if (r == NULL)
-		return;
-	for (i = 0; i < r->nholes; i++)
-		free(r->holes[i].dest);
-	free(r->holes);
-	free(r->html);
-	free(r);
-}
-
 static void
 S_topic_free(struct topic *tp)
 {
-	rendered_free(tp->intro_html);
 	S_questions_free(tp->questions, tp->nquestions);
 	free(tp->slug);
 	free(tp->title);
@@ -2452,8 +1668,6 @@ S_topic_free(struct topic *tp)
 static void
 S_deck_free(struct deck *dk)
 {
-	rendered_free(dk->cards_html);
-	rendered_free(dk->intro_html);
 	S_cards_free(dk->cards, dk->ncards);
 	free(dk->slug);
 	free(dk->title);
@@ -2468,8 +1682,6 @@ S_chapter_free(struct chapter *c)
 {
 	size_t j;
 
-	rendered_free(c->body_html);
-	free(c->toc);
 	for (j = 0; j < c->nsections; j++) {
 		free(c->sections[j]->id);
 		free(c->sections[j]->title);
@@ -2494,12 +1706,6 @@ S_doc_free_job(void *arg, size_t job, int worker)
 	for (j = 0; j < d->nanchors; j++)
 		free(d->anchors[j].id);
 	free(d->anchors);
-	for (j = 0; j < d->ntargets; j++) {
-		free(d->targets[j].dest);
-		free(d->targets[j].target);
-	}
-	free(d->targets);
-	links_uses_free(d);
 	free(d->line_starts);
 	free(d->url);
 	if (d->root != NULL)
@@ -2945,9 +2151,6 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	SWAP(d->anchors_cap, nd->anchors_cap, size_t);
 	SWAP(d->line_starts, nd->line_starts, size_t *);
 	SWAP(d->nlines, nd->nlines, size_t);
-	SWAP(d->targets, nd->targets, struct link_target *);
-	SWAP(d->ntargets, nd->ntargets, size_t);
-	SWAP(d->targets_cap, nd->targets_cap, size_t);
 #undef SWAP
 	len = site->nassets;
 	if (links_resolve_doc(site, d, &tmp) == -1 || diag_failed(&tmp) || site->nassets != len)
@@ -3015,7 +2218,7 @@ site_summary(const struct site *site, const struct diag_list *dl)
 		count[2] += t->count[2];
 	}
 	for (i = 0; i < site->ndecks; i++)
-		ncards += site->decks[i]->ncards + site->decks[i]->dropped;
+		ncards += site->decks[i]->ncards;
 	for (i = 0; i < site->nchapters; i++)
 		nsections += site->chapters[i]->nsections;
 	buf_init(&b);

@@ -8,9 +8,8 @@
  * Each Markdown source is parsed once into a `doc` that owns its cmark
  * tree; questions, cards and sections point into those trees (they do
  * not own nodes). Block ranges are inclusive runs of sibling nodes.
- * One-shot commands drop trees once used (site_options): then only what
- * was rendered, recorded or counted as they loaded is left. The whole
- * model is freed in one place: site_free.
+ * The model holds what was parsed and linked, nothing rendered; the
+ * whole of it is freed in one place: site_free.
  */
 #ifndef QUIZDECK_MODEL_H
 #define QUIZDECK_MODEL_H
@@ -25,7 +24,6 @@
 
 struct question;
 struct card;
-struct refdefs;
 struct section;
 struct chapter;
 
@@ -63,47 +61,6 @@ struct doc {
 	struct deck *deck;         /* when this doc is a deck */
 	size_t *line_starts;       /* private: byte offsets of the body's lines (doc_line) */
 	size_t nlines;
-	struct link_target *targets; /* private (links.c): where its links lead, by destination */
-	size_t ntargets, targets_cap;
-	struct link_use *uses;     /* private (links.c): its links, kept when its tree went (links_record) */
-	size_t nuses, uses_cap;
-	struct refdefs *refdefs;   /* private (links.c): its reference definitions, kept with them */
-	int streamed;              /* a chapter whose tree is parsed again for each use (site_chapter_tree) */
-	struct md_scratch *scratch; /* where a streamed chapter's or topic's tree lives, while it does */
-};
-
-/* A link or image as written in a doc (links_record). */
-struct link_use {
-	char *dest;                /* owned in doc->uses; borrowed from the tree during a walk */
-	int line, col;
-	int is_image;
-	int ref;                   /* reference-style: [text][label] */
-	size_t owner;              /* the question or card it is in, counted from 1; 0: none */
-};
-
-/*
- * Content rendered to HTML bytes as it was loaded, before the site was
- * linked (site_options.render_topic): a hole is where a link's target
- * goes, filled for the page it lands on by render_fill.
- */
-struct render_hole {
-	size_t at;                 /* the byte offset of the attribute's value, or of the mark */
-	char *dest;                /* the destination as written; NULL: a mark */
-	int is_image;
-	size_t mark;               /* a mark: what the renderer's caller puts here (render_fill) */
-};
-struct rendered {
-	char *html;
-	size_t len;
-	struct render_hole *holes; /* in byte order */
-	size_t nholes, holes_cap;
-};
-void rendered_free(struct rendered *r);
-
-/* A link destination of a doc and its output target (links_output_target). */
-struct link_target {
-	char *dest;
-	char *target;
 };
 
 /* A reference from a question or card to somewhere it links. */
@@ -150,11 +107,6 @@ struct question {
 	struct block_range explanation;
 	int has_options;           /* a task list was found, whatever its items */
 	char fingerprint[17];      /* hex of a hash of stem and options: saved answers of a changed question are dropped */
-	/*
-	 * A streamed topic's question, rendered at load (its tree is gone):
-	 * as in the bank and, if it may be a sample, as a sample. NULL otherwise.
-	 */
-	struct rendered *html, *sample_html;
 	struct section_list links_to;   /* guide sections its explanation (or any part) links to, in order, unique */
 };
 
@@ -164,18 +116,9 @@ struct topic {
 	struct doc *doc;
 	long weight;
 	struct block_range intro;  /* text before the first ## */
-	struct rendered *intro_html; /* the intro of a streamed topic, rendered at load */
 	struct question *questions;
 	size_t nquestions;
 	struct test *test;
-	/*
-	 * A streamed topic of a links_only load keeps no questions (none in
-	 * questions): its anchors are what links and ids need, and this what
-	 * its test counts (S_topic_drop_questions).
-	 */
-	struct {
-		size_t n, count[3];   /* questions, and by difficulty */
-	} dropped;
 };
 
 struct test {
@@ -203,13 +146,6 @@ struct card {
 	struct deck *deck;
 	struct section_list links_to;
 	char fingerprint[17];      /* hex of a hash of front and back: saved progress of a changed card is dropped */
-	/*
-	 * Where the card is written in its doc's body (its heading to the
-	 * next card's), when its deck was built a chunk at a time and its
-	 * tree is gone (site_options.chunk_cards): card_tree parses it again.
-	 * body_len 0 otherwise.
-	 */
-	size_t body_off, body_len;
 };
 
 struct deck {
@@ -220,10 +156,6 @@ struct deck {
 	struct block_range intro;
 	struct card *cards;
 	size_t ncards;
-	/* A streamed deck's cards and intro, rendered at load (its tree is gone); NULL otherwise. */
-	struct rendered *cards_html, *intro_html;
-	int drawn;                 /* its PDF was written as it loaded (site_options.draw) */
-	size_t dropped;            /* a links_only load's streamed deck: its cards, counted and gone (none in cards) */
 	long weight;
 	char *url;                 /* "cards/<slug>/index.html" */
 	char *pdf_url;             /* "print/<slug>.pdf" */
@@ -249,16 +181,6 @@ struct chapter {
 	struct xref_list backlinks; /* links to the chapter without an anchor */
 	char *url;                 /* "guide/<slug>/index.html" */
 	struct chapter *prev, *next;
-	/*
-	 * A streamed chapter's body rendered at load (render_chapter): its
-	 * holes are links and marks where a section's "Practise this" list
-	 * goes (mark 0: the chapter's own, k: sections[k - 1]'s); with the
-	 * sections its leading # heading and its table of contents show.
-	 */
-	struct rendered *body_html;
-	struct section *title_section;
-	struct section **toc;
-	size_t ntoc;
 };
 
 /* A non-Markdown file some content links to; copied to the output. */
@@ -288,130 +210,26 @@ struct site {
 	size_t nassets, assets_cap;
 	struct link_stats stats;
 	int jobs;                  /* threads for parsing and freeing (site_options) */
-	int links_only;            /* site_options.links_only */
 };
 
 struct site_options {
 	int strict;                /* warnings are errors */
 	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
-	/*
-	 * One-shot commands (build, print, check without --dump): free the
-	 * Markdown bytes once loaded, and stream chapters: each is built as
-	 * it is parsed, its links kept as written, and its tree dropped, to
-	 * be parsed again when its page is rendered (site_chapter_tree).
-	 * Not serve, which reloads from the model it keeps.
-	 *
-	 * Topics of folder tests stream too, unless they have footnotes or
-	 * the site allows raw HTML (both are rendered through libxml2 nodes,
-	 * which leave no holes): each is built as it is parsed, its links
-	 * kept with the question they are in, render_topic (if set) renders
-	 * it, and its tree is dropped for good. Its text is then only in
-	 * the struct rendered of its questions and intro.
-	 *
-	 * With render_deck or draw set, or links_only, decks stream the
-	 * same way: render_deck renders the deck's page, draw writes its
-	 * PDF. A deck that cannot be rendered with holes, in a build that
-	 * renders pages, keeps its tree, to be drawn and rendered from after
-	 * loading.
-	 */
-	int drop_sources;
-	void (*render_topic)(const struct site *site, struct topic *tp);
-	void (*render_deck)(const struct site *site, struct deck *dk);
-	/* Writes each deck's PDF as it loads (struct deck_drawer), with draw_arg. */
-	const struct deck_drawer *draw;
-	void *draw_arg;
 	/* Called once site.toml is read, before any content: settings that win over it. */
 	void (*configure)(struct config *cfg, const void *arg);
 	const void *configure_arg;
-	/*
-	 * With render_chapter set, a streamed chapter without footnotes is
-	 * rendered as it is parsed, and then needs no second parse.
-	 */
-	void (*render_chapter)(const struct site *site, struct chapter *c);
-	/*
-	 * No page will be written (print, check): every link is checked, but
-	 * where it leads is not kept (no backlinks, no links_to, no link
-	 * targets); a streamed topic keeps no questions (topic.dropped) and
-	 * a streamed deck, once built and drawn, no cards (deck.dropped):
-	 * their anchors are what links need. For a large site, most of what
-	 * print and check kept.
-	 */
-	int links_only;
-	/*
-	 * Topics, decks and chapters are read again when they are parsed
-	 * (content_load_reread): the whole site's bytes are not in memory at
-	 * once. For print, whose memory is to stay flat as a site grows.
-	 */
-	int reread;
-	/*
-	 * links_only, without render_deck: a deck of more than DECK_CHUNK_MIN
-	 * cards is built DECK_CHUNK_CARDS cards at a time, its tree never
-	 * whole, where its file allows (S_build_deck_chunked), and each chunk
-	 * drawn (site_options.draw) before the next is built; a card the
-	 * drawer gives back (a sheet's cards span two chunks) keeps where its
-	 * bytes are, and is drawn from card_tree. So print's memory does not
-	 * grow with the length of a deck. A shorter deck's tree is small, and
-	 * drawn from whole. Set (tests): a deck of more than chunk_cards
-	 * cards, chunk_cards at a time.
-	 */
-	size_t chunk_cards;
-};
-
-#define DECK_CHUNK_MIN 500
-#define DECK_CHUNK_CARDS 128
-
-/*
- * Draws a deck's PDF as the deck loads (site_options.draw), for a deck
- * built without error so far. open starts the PDF of dk's ncards cards,
- * to be drawn on up to nthreads threads: 0 and *drawing set, 0 and
- * *drawing NULL for a deck not to be drawn, or -1 with diagnostics.
- * draw gives it cards in deck order, as pdf_deck_draw takes them: it
- * draws what they complete and says in *done how many, from the first,
- * it is done with; the rest come again, first, in the next call (their
- * trees may be gone by then: card.body_len). close finishes the drawing,
- * kept only if `keep` (the deck was given whole and built without
- * error): 0 when kept and whole, else -1. After a -1 from open or draw,
- * only close is called.
- */
-struct deck_drawer {
-	int (*open)(void *arg, const struct site *site, const struct deck *dk, size_t ncards,
-	    int nthreads, struct diag_list *dl, void **drawing);
-	int (*draw)(void *drawing, const struct card *cards, size_t n, size_t *done);
-	int (*close)(void *drawing, int keep);
 };
 
 /*
- * The tree of one card whose deck's tree is gone (card.body_len > 0),
- * parsed again from its bytes: its heading (attributes taken off, as at
- * load) and, if `back`, its back (else only the heading's line is
- * parsed: a front needs no more). -1, with nothing to free, if it does
- * not parse as a card. Safe on any thread; card_tree_free frees it.
- */
-struct card_tree {
-	cmark_node *root;
-	cmark_node *heading;
-	struct block_range back;
-};
-int card_tree(const struct card *c, int back, struct card_tree *t);
-void card_tree_free(struct card_tree *t);
-
-/*
- * Loads, parses and links a site rooted at `root`: site.toml, content/.
- * Returns 0 if no error was found; diagnostics go to dl either way. The
- * site must be freed with site_free whatever the result.
+ * Loads and parses a site rooted at `root`: site.toml, content/. Returns
+ * 0 if no error was found; diagnostics go to dl either way. The site
+ * must be freed with site_free whatever the result. Linking comes next,
+ * whatever the result (links_resolve, then outputs_check), so that one
+ * run reports every mistake.
  */
 int site_load(struct site *site, const char *root, const struct site_options *opt,
     struct diag_list *dl);
 void site_free(struct site *site);
-
-/*
- * A streamed chapter's tree, parsed again from its source, with its
- * sections' and anchors' headings pointing into it as when it was loaded;
- * site_chapter_tree_done drops it. For a chapter whose tree was kept,
- * both do nothing. -1 if the tree did not come out as it did at load.
- */
-int site_chapter_tree(struct chapter *c);
-void site_chapter_tree_done(struct chapter *c);
 
 /* What site_reload changed: the pages to write again. */
 struct site_change {

@@ -15,8 +15,7 @@
  * its body with an ellipsis in the margin, never silently.
  *
  * Pages are drawn one at a time and each card's layouts are freed with
- * it, and a deck's cards can come a run at a time (pdf_deck_draw), so
- * memory stays flat however long the deck.
+ * it: what a deck costs beyond its model is a few sheets of layouts.
  */
 #include "pdf.h"
 
@@ -83,11 +82,8 @@ struct style {
 
 struct writer {
 	const struct site *site;
-	const struct deck *deck;     /* its title, slug and file; its cards come in pdf_deck_draw */
-	size_t ncards;               /* the deck's cards, all told */
-	/* The cards given last (pdf_deck_draw): card number cards_first + 1 onwards. */
-	const struct card *cards;
-	size_t cards_first;
+	const struct deck *deck;
+	size_t ncards;               /* the deck's cards */
 	const struct print_config *pc;
 	struct impose im;
 	struct style st;
@@ -115,11 +111,11 @@ struct writer {
 
 /* ---- small helpers ------------------------------------------------- */
 
-/* The deck's card k (0-based): one of the cards given last, as every page drawn or laid out has. */
+/* The deck's card k (0-based). */
 static const struct card *
 S_card(const struct writer *w, size_t k)
 {
-	return &w->cards[k - w->cards_first];
+	return &w->deck->cards[k];
 }
 
 static PangoLayout *
@@ -455,18 +451,10 @@ struct prep {
 static char *
 S_question_markup(const struct card *c)
 {
-	struct card_tree t;
 	struct buf b;
-	char *s;
 
 	if (c->heading)
 		return cardtext_inline(c->heading);
-	/* A long deck's card, its tree dropped as it loaded (model.h, chunk_cards). */
-	if (c->body_len > 0 && card_tree(c, 0, &t) == 0) {
-		s = cardtext_inline(t.heading);
-		card_tree_free(&t);
-		return s;
-	}
 	buf_init(&b);
 	cardtext_escape(&b, c->front_text ? c->front_text : "");
 	buf_putc(&b, '\0');
@@ -516,26 +504,12 @@ S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit
 	free(markup);
 }
 
-/* The answer, flattened (cardtext keeps no node): from card_tree when the deck's tree is gone. */
-static struct cardtext *
-S_back_text(const struct card *c)
-{
-	struct card_tree t;
-	struct cardtext *text;
-
-	if (c->heading || c->body_len == 0 || card_tree(c, 1, &t) == -1)
-		return cardtext_new(&c->back);
-	text = cardtext_new(&t.back);
-	card_tree_free(&t);
-	return text;
-}
-
 /* Fits the answer into `room` pt. The text, laid out as found, goes to *keep when asked. */
 static void
 S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
     struct cardtext **keep)
 {
-	struct cardtext *text = S_back_text(c);
+	struct cardtext *text = cardtext_new(&c->back);
 	struct cardtext_fonts f = { w->pango, w->font, w->mono };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 
@@ -967,7 +941,6 @@ struct fitting {
 	size_t per_sheet;
 	size_t nslots;
 	size_t npages;
-	size_t avail;                /* pages whose cards are given (pdf_deck_draw); under lock */
 	size_t claimed;              /* pages claimed so far; under lock */
 	size_t released;             /* pages the writer is done with; under lock */
 	int stopping;                /* under lock: helpers claim no more */
@@ -998,7 +971,7 @@ S_prep_clear(struct fitting *ft, size_t slot)
 static int
 S_claim(struct fitting *ft, size_t *p)
 {
-	if (ft->stopping || ft->claimed >= ft->avail || ft->claimed >= ft->released + ft->nslots)
+	if (ft->stopping || ft->claimed >= ft->npages || ft->claimed >= ft->released + ft->nslots)
 		return 0;
 	*p = ft->claimed++;
 	return 1;
@@ -1154,19 +1127,7 @@ S_fitting_finish(struct fitting *ft)
 	memset(ft, 0, sizeof(*ft));
 }
 
-/* The pages whose cards are given: helpers may lay them out. */
-static void
-S_fitting_avail(struct fitting *ft, size_t avail)
-{
-	if (ft->batch == NULL)
-		return;
-	pthread_mutex_lock(&ft->lock);
-	ft->avail = avail;
-	pthread_cond_broadcast(&ft->cond);
-	pthread_mutex_unlock(&ft->lock);
-}
-
-/* Draws page p, whose cards are given; its sides laid out ahead if helpers run. */
+/* Draws page p; its sides laid out ahead if helpers run. */
 static void
 S_draw_page(struct writer *w, struct fitting *ft, size_t p)
 {
@@ -1193,128 +1154,58 @@ S_draw_page(struct writer *w, struct fitting *ft, size_t p)
 	cairo_show_page(w->cr);
 }
 
-struct pdf_deck {
-	struct writer w;
-	struct fitting ft;
-	char *path;
-	size_t npages;
-	size_t next;                 /* the next page to draw */
-	int failed;                  /* could not open, or stopped by a signal */
-	const volatile sig_atomic_t *stop;
-};
-
-struct pdf_deck *
-pdf_deck_open(const struct site *site, const struct deck *deck, size_t ncards,
-    const struct print_config *pc, const char *path, int nthreads,
-    const volatile sig_atomic_t *stop, struct diag_list *dl)
-{
-	struct pdf_deck *pd = xcalloc(1, sizeof(*pd));
-	struct writer *w = &pd->w;
-	char *subject;
-
-	w->site = site;
-	w->deck = deck;
-	w->ncards = ncards;
-	w->pc = pc;
-	w->dl = dl;
-	w->file = deck->doc && deck->doc->src ? deck->doc->src->display : NULL;
-	if (impose_plan(&w->im, pc) == -1) {
-		S_plan_error(pc, site ? site->cfg.path : NULL, dl);
-		free(pd);
-		return NULL;
-	}
-	S_style(&w->st, pc);
-	pd->path = xstrdup(path);
-	pd->stop = stop;
-	w->progress = ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
-	subject = deck->description && *deck->description ? xstrdup(deck->description)
-	    : xasprintf("%zu flashcards", ncards);
-	if (S_open(w, path, deck->title ? deck->title : deck->slug, subject) == -1) {
-		free(subject);
-		pd->failed = 1;
-		pdf_deck_close(pd);
-		return NULL;
-	}
-	free(subject);
-	pd->npages = impose_page_count(&w->im, ncards);
-	if (pd->npages == 0)
-		S_empty_page(w);
-	/* This thread draws; the others, if any, lay the pages out ahead of it. */
-	if (nthreads > 1 && pd->npages > 1)
-		S_fitting_start(&pd->ft, w, pd->npages, nthreads - 1);
-	return pd;
-}
-
-int
-pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *done)
-{
-	struct writer *w = &pd->w;
-	struct impose_page pg;
-	size_t avail, first;
-
-	*done = 0;
-	if (pd->failed)
-		return -1;
-	w->cards = cards;
-	for (avail = pd->next; avail < pd->npages; avail++) {
-		impose_page(&w->im, w->ncards, avail, &pg);
-		if (pg.first + pg.count > w->cards_first + n)
-			break;
-	}
-	S_fitting_avail(&pd->ft, avail);
-	for (; pd->next < avail; pd->next++) {
-		/*
-		 * A signal stops the deck between pages; build_finish reports it.
-		 * The helpers stop first: the cards they lay out are the
-		 * caller's, freed once this returns.
-		 */
-		if (pd->stop != NULL && *pd->stop != 0) {
-			S_fitting_finish(&pd->ft);
-			pd->failed = 1;
-			return -1;
-		}
-		S_draw_page(w, &pd->ft, pd->next);
-		if ((pd->next + 1) % 50 == 0)
-			S_progress(w, pd->next + 1, pd->npages, 0);
-	}
-	/*
-	 * Every page laid out is drawn: the cards no page still to come
-	 * shows are done with, by this thread and the helpers.
-	 */
-	first = impose_first_needed(&w->im, w->ncards, pd->next);
-	*done = first - w->cards_first;
-	w->cards_first = first;
-	w->cards = NULL;
-	return 0;
-}
-
-int
-pdf_deck_close(struct pdf_deck *pd)
-{
-	int rc = pd->failed || pd->next < pd->npages ? -1 : 0;
-
-	S_progress(&pd->w, pd->npages, pd->npages, 1);
-	S_fitting_finish(&pd->ft);
-	if (S_close(&pd->w, pd->path) == -1)
-		rc = -1;
-	free(pd->path);
-	free(pd);
-	return rc;
-}
-
 int
 pdf_write_deck(const struct site *site, const struct deck *deck,
     const struct print_config *pc, const char *path, int nthreads,
     const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
-	struct pdf_deck *pd = pdf_deck_open(site, deck, deck->ncards, pc, path, nthreads, stop, dl);
-	size_t done;
+	struct writer w;
+	struct fitting ft;
+	size_t npages = 0, p;
+	char *subject;
 	int rc;
 
-	if (pd == NULL)
+	memset(&w, 0, sizeof(w));
+	memset(&ft, 0, sizeof(ft));
+	w.site = site;
+	w.deck = deck;
+	w.ncards = deck->ncards;
+	w.pc = pc;
+	w.dl = dl;
+	w.file = deck->doc && deck->doc->src ? deck->doc->src->display : NULL;
+	if (impose_plan(&w.im, pc) == -1) {
+		S_plan_error(pc, site ? site->cfg.path : NULL, dl);
 		return -1;
-	rc = pdf_deck_draw(pd, deck->cards, deck->ncards, &done);
-	return pdf_deck_close(pd) == -1 ? -1 : rc;
+	}
+	S_style(&w.st, pc);
+	w.progress = w.ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
+	subject = deck->description && *deck->description ? xstrdup(deck->description)
+	    : xasprintf("%zu flashcards", w.ncards);
+	rc = S_open(&w, path, deck->title ? deck->title : deck->slug, subject);
+	free(subject);
+	if (rc == 0) {
+		npages = impose_page_count(&w.im, w.ncards);
+		if (npages == 0)
+			S_empty_page(&w);
+		/* This thread draws; the others, if any, lay the pages out ahead of it. */
+		if (nthreads > 1 && npages > 1)
+			S_fitting_start(&ft, &w, npages, nthreads - 1);
+	}
+	for (p = 0; rc == 0 && p < npages; p++) {
+		/* A signal stops the deck between pages; build_finish reports it. */
+		if (stop != NULL && *stop != 0) {
+			rc = -1;
+			break;
+		}
+		S_draw_page(&w, &ft, p);
+		if ((p + 1) % 50 == 0)
+			S_progress(&w, p + 1, npages, 0);
+	}
+	S_progress(&w, npages, npages, 1);
+	S_fitting_finish(&ft);
+	if (S_close(&w, path) == -1)
+		rc = -1;
+	return rc;
 }
 
 /* ---- calibration ----------------------------------------------------- */

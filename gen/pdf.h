@@ -21,25 +21,6 @@ int pdf_write_deck(const struct site *site, const struct deck *deck,
     const volatile sig_atomic_t *stop, struct diag_list *dl);
 
 /*
- * The same, a run of cards at a time, for a deck whose cards are built
- * as they are drawn and freed after (model.h, site_options.draw): open
- * for all ncards of the deck (deck gives the title, slug and file, and
- * must outlive the drawing; its cards are not read), then give the cards
- * in order. pdf_deck_draw draws every page the cards given complete, and
- * says in *done how many of them, from the first, it is done with: the
- * rest it needs again, first in the next call. pdf_deck_close finishes
- * and closes the file, 0 if every page was drawn and written, else -1
- * (a write error is a diagnostic; a deck given up or stopped by a
- * signal, none). The file is the same bytes however the cards come.
- */
-struct pdf_deck;
-struct pdf_deck *pdf_deck_open(const struct site *site, const struct deck *deck, size_t ncards,
-    const struct print_config *pc, const char *path, int nthreads,
-    const volatile sig_atomic_t *stop, struct diag_list *dl);
-int pdf_deck_draw(struct pdf_deck *pd, const struct card *cards, size_t n, size_t *done);
-int pdf_deck_close(struct pdf_deck *pd);
-
-/*
  * A calibration sheet, two pages: crosses on the front, scales behind
  * them on the back, to read the printer's back-side shift as back_offset.
  */

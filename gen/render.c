@@ -189,95 +189,9 @@ S_site_url(const struct site *site, const struct doc *doc, const char *page, con
 static char *
 S_url(struct render *r, const char *dest, int is_image)
 {
-	/* Before linking, only external destinations come here (S_is_hole). */
-	if (r->o.holes)
-		return links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
 	if (r->page == NULL)
 		r->page = url_encode_path(r->o.page_url);
 	return S_site_url(r->o.site, r->o.doc, r->page, dest, is_image);
-}
-
-/*
- * Rendering before the site is linked (render_opts.holes): 1 if dest is
- * one of the site's own, to be filled in by render_fill. An external one
- * needs no site, and S_url drops an unsafe one, as it does when linked.
- */
-static int
-S_is_hole(const struct render *r, const char *dest, int is_image)
-{
-	return r->o.holes && !links_is_external(dest) && links_url_is_safe(dest, is_image);
-}
-
-/* Writes attribute name of the element just opened with a hole for dest's URL. */
-static void
-S_hole(struct render *r, const char *name, const char *dest, int is_image)
-{
-	struct rendered *rd = r->o.holes;
-	struct render_hole *h;
-
-	if (r->out->w == NULL)
-		return;              /* holes are for bytes only (render_opts.holes) */
-	rd->holes = xgrow(rd->holes, &rd->holes_cap, rd->nholes + 1, sizeof(*rd->holes));
-	h = &rd->holes[rd->nholes++];
-	h->at = theme_writer_url_hole(r->out->w, name);
-	h->dest = xstrdup(dest);
-	h->is_image = is_image;
-	h->mark = 0;
-}
-
-void
-render_out_mark(struct render_out *o, struct rendered *rd, size_t mark)
-{
-	struct render_hole *h;
-
-	rd->holes = xgrow(rd->holes, &rd->holes_cap, rd->nholes + 1, sizeof(*rd->holes));
-	h = &rd->holes[rd->nholes++];
-	h->at = theme_writer_offset(o->w);
-	h->dest = NULL;
-	h->is_image = 0;
-	h->mark = mark;
-}
-
-void
-render_fill(const struct site *site, const struct doc *doc, const char *page,
-    const struct rendered *rd, struct buf *out)
-{
-	render_fill_marks(site, doc, page, rd, out, NULL, NULL);
-}
-
-void
-render_fill_marks(const struct site *site, const struct doc *doc, const char *page,
-    const struct rendered *rd, struct buf *out,
-    void (*mark)(void *arg, size_t mark, struct buf *out), void *arg)
-{
-	char *enc = NULL;
-	size_t at = 0, i;
-
-	/* Room for the bytes and a URL a hole: one allocation, not a doubling from 64. */
-	buf_reserve(out, out->len + rd->len + rd->nholes * 48);
-	for (i = 0; i < rd->nholes; i++) {
-		const struct render_hole *h = &rd->holes[i];
-		char *url;
-
-		buf_put(out, rd->html + at, h->at - at);
-		at = h->at;
-		if (h->dest == NULL) {
-			if (mark)
-				mark(arg, h->mark, out);
-			continue;
-		}
-		if (enc == NULL)
-			enc = url_encode_path(page);
-		/*
-		 * NULL only for a link that is broken, which is an error: no
-		 * page is written then.
-		 */
-		url = S_site_url(site, doc, enc, h->dest, h->is_image);
-		theme_put_url_value(out, url ? url : "");
-		free(url);
-	}
-	buf_put(out, rd->html + at, rd->len - at);
-	free(enc);
 }
 
 /* Drops URL attributes a links_url_is_safe check refuses, in grafted HTML. */
@@ -793,10 +707,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		const char *title = cmark_node_get_title(node);
 		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 
-		if (S_is_hole(r, dest, 0)) {
-			S_open(r, "a", NULL);
-			S_hole(r, "href", dest, 0);
-		} else if ((s = S_url(r, dest, 0)) == NULL)
+		if ((s = S_url(r, dest, 0)) == NULL)
 			return 0;           /* the text stays, the link goes */
 		else {
 			S_open(r, "a", NULL);
@@ -811,17 +722,13 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		const char *title = cmark_node_get_title(node);
 		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 		char *alt = md_plain_text(node);
-		int hole = S_is_hole(r, dest, 1);
 
-		s = hole ? NULL : S_url(r, dest, 1);
-		if (s == NULL && !hole)
+		s = S_url(r, dest, 1);
+		if (s == NULL)
 			S_text(r, alt);     /* an image that must not load: its words stay */
 		else {
 			S_open(r, "img", NULL);
-			if (hole)
-				S_hole(r, "src", dest, 1);
-			else
-				S_attr(r, "src", s);
+			S_attr(r, "src", s);
 			S_attr(r, "alt", alt ? alt : "");
 			if (title && *title)
 				S_attr(r, "title", title);

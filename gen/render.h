@@ -31,13 +31,6 @@ struct render_opts {
 	size_t nsections;
 	/* A second rendering of the same content on one page: emit no ids. */
 	int copy;
-	/*
-	 * Rendering at load, before the site is linked (bytes only): links
-	 * to the site's own pages leave holes, recorded here, that
-	 * render_fill fills for the page the bytes land on. page_url is
-	 * then not read.
-	 */
-	struct rendered *holes;
 };
 
 /*
@@ -79,20 +72,6 @@ void render_out_nl(struct render_out *o);
 void render_out_blocks(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last);
 void render_out_children(struct render *r, struct render_out *o, cmark_node *node);
 void render_out_footnotes(struct render *r, struct render_out *o);
-
-/*
- * Appends rd's bytes to out, each hole filled with its link's URL from
- * page, as rendering them on that page would have written it.
- */
-struct buf;
-void render_fill(const struct site *site, const struct doc *doc, const char *page,
-    const struct rendered *rd, struct buf *out);
-/* render_fill, and at each mark, mark(arg, its number, out) appends what goes there. */
-void render_fill_marks(const struct site *site, const struct doc *doc, const char *page,
-    const struct rendered *rd, struct buf *out,
-    void (*mark)(void *arg, size_t mark, struct buf *out), void *arg);
-/* Records a mark at the bytes' current end (render_opts.holes); no element may be open. */
-void render_out_mark(struct render_out *o, struct rendered *rd, size_t mark);
 
 /* Sorts sections by heading pointer, for render_opts.sections. */
 void render_sort_sections(struct section **v, size_t n);

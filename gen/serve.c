@@ -45,7 +45,9 @@
 
 #include "build.h"
 #include "html.h"
+#include "links.h"
 #include "model.h"
+#include "outputs.h"
 #include "util.h"
 
 /*
@@ -1075,7 +1077,10 @@ S_build_all(struct serve *sv, int initial, struct diag_list *dl)
 	memset(&so, 0, sizeof(so));
 	memset(&bo, 0, sizeof(bo));
 	sv->loaded = 1;
-	if (site_load(&sv->site, sv->root, &so, dl) != 0 || diag_failed(dl))
+	site_load(&sv->site, sv->root, &so, dl);
+	links_resolve(&sv->site, dl);
+	outputs_check(&sv->site, dl);
+	if (diag_failed(dl))
 		goto fail;
 	if ((sv->html = html_open(&sv->site, dl)) == NULL)
 		goto fail;

@@ -1650,32 +1650,6 @@ theme_writer_attr(struct theme_writer *w, const char *name, const char *value)
 	S_put_attr_value(&w->o, w->open[w->nopen - 1].name, name, value);
 }
 
-size_t
-theme_writer_url_hole(struct theme_writer *w, const char *name)
-{
-	S_putc(w->o.b, ' ');
-	S_puts(w->o.b, name);
-	return w->o.b->len;
-}
-
-size_t
-theme_writer_offset(const struct theme_writer *w)
-{
-	return w->o.b->len;
-}
-
-void
-theme_put_url_value(struct buf *b, const char *value)
-{
-	struct html_out o;
-
-	o.b = b;
-	buf_init(&o.value);
-	/* href and src are URL attributes on any element: the element's name is not read. */
-	S_put_attr_value(&o, "a", "href", value);
-	buf_free(&o.value);
-}
-
 void
 theme_writer_text(struct theme_writer *w, const char *text)
 {

@@ -125,16 +125,6 @@ void theme_writer_free(struct theme_writer *w);
 void theme_writer_begin(struct theme_writer *w, struct buf *b);
 void theme_writer_start(struct theme_writer *w, const char *name);
 void theme_writer_attr(struct theme_writer *w, const char *name, const char *value);
-/*
- * A URL attribute (href, src) whose value is not known yet: writes its
- * name and returns the offset in b where the value goes. Later, with the
- * bytes in another buffer, theme_put_url_value writes the value there
- * exactly as theme_writer_attr would have.
- */
-size_t theme_writer_url_hole(struct theme_writer *w, const char *name);
-/* Where the next byte goes in b, outside any element: a place to fill later. */
-size_t theme_writer_offset(const struct theme_writer *w);
-void theme_put_url_value(struct buf *b, const char *value);
 void theme_writer_text(struct theme_writer *w, const char *text);
 void theme_writer_raw(struct theme_writer *w, const char *html, size_t len);
 void theme_writer_end(struct theme_writer *w);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# How fast `quizdeck print` draws a large deck, and whether its memory
-# stays flat: prints one deck of 1,000 and one of N cards (default
+# How fast `quizdeck print` draws a large deck, and what memory it takes:
+# prints one deck of 1,000 and one of N cards (default
 # 10,000), with one thread and with two (JOBS="1 2"; one deck on two
 # threads is laid out by one while the other draws), and reports cards
 # per second and peak resident memory (/usr/bin/time -v). Not part of

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "links.h"
 #include "model.h"
+#include "outputs.h"
 #include "render.h"
 #include "util.h"
 #include "fuzz_util.h"
@@ -131,6 +132,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&so, 0, sizeof(so));
 	diag_init(&dl);
 	site_load(&site, fz_site_dir(), &so, &dl);
+	links_resolve(&site, &dl);
+	outputs_check(&site, &dl);
 	d = site_doc(&site, "guide/part/input.md");
 	if (d && d->root && d->url) {
 		cmark_iter *it = cmark_iter_new(d->root);

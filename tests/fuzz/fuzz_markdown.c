@@ -5,8 +5,7 @@
  * and what keeps ids safe in URLs and selectors); an attribute id or
  * class holds no space, quote, '<', '>', '#' or control byte; the
  * slugger never hands out the same id twice; a tree parsed into scratch
- * memory (md_parse_scratch) is the tree md_parse makes; the pieces
- * md_top_h2_starts cuts a text into render as the whole text does.
+ * memory (md_parse_scratch) is the tree md_parse makes.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -48,40 +47,6 @@ S_check_name(const char *s)
 			S_fail("an id or class with a character HTML or a URL would misread", s);
 }
 
-/*
- * Where md_top_h2_starts cuts, the pieces parsed one by one render as the
- * whole does (without source positions, which count from each piece).
- */
-static void
-S_check_cuts(const char *md, size_t len, cmark_node *root)
-{
-	size_t *offs, n = md_top_h2_starts(md, len, &offs), i;
-	char *whole, *piece;
-	size_t at = 0, plen;
-
-	if (n == 0)
-		return;
-	whole = cmark_render_html(root, CMARK_OPT_DEFAULT, md_syntax_extensions());
-	plen = strlen(whole);
-	for (i = 0; i <= n; i++) {
-		size_t from = i == 0 ? 0 : offs[i - 1], to = i < n ? offs[i] : len;
-		cmark_node *part = md_parse(md + from, to - from);
-		size_t k;
-
-		piece = cmark_render_html(part, CMARK_OPT_DEFAULT, md_syntax_extensions());
-		k = strlen(piece);
-		if (at + k > plen || memcmp(whole + at, piece, k) != 0)
-			S_fail("a piece cut at a ## line renders otherwise than in the whole", piece);
-		at += k;
-		free(piece);
-		cmark_node_free(part);
-	}
-	if (at != plen)
-		S_fail("the pieces cut at ## lines render less than the whole", whole);
-	free(whole);
-	free(offs);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -104,7 +69,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(x1);
 		md_scratch_free(sc);
 	}
-	S_check_cuts((const char *)data, size, root);
 	md_slugger_init(&sl);
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);

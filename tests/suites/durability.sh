@@ -253,12 +253,12 @@ if mount -t tmpfs -o size=2m tmpfs "$tmp/full" 2>"$tmp/mount.err"; then
 	"$Q" build -C "$tmp/small" -o "$tmp/full/out" >"$tmp/log" 2>&1 || fail "full disk: the first build does not fit: $(head -c 200 "$tmp/log")"
 	pdf_k=$(du -sk "$tmp/full/out/print" | cut -f1)
 	snap "$tmp/full/out" >"$tmp/before"
-	# The decks are drawn as they load, before any page is written: room
-	# for half the PDFs fills the disk in a PDF, room for the PDFs and half
-	# the pages in a page.
+	# The pages are written first, then the decks' PDFs: room for half
+	# the pages fills the disk in a page, room for the pages and half the
+	# PDFs in a PDF.
 	for phase in pages pdf; do
 		rm -f "$tmp/full/filler"
-		if [ $phase = pages ]; then keep=$((pdf_k + html_k / 2)); else keep=$((pdf_k / 2)); fi
+		if [ $phase = pages ]; then keep=$((html_k / 2)); else keep=$((html_k + pdf_k / 2)); fi
 		dd if=/dev/zero of="$tmp/full/filler" bs=1k count=$(($(free_k) - keep)) 2>/dev/null
 		"$Q" build -C "$tmp/small" -o "$tmp/full/out" >"$tmp/log" 2>&1
 		rc=$?

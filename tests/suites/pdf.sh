@@ -399,20 +399,16 @@ for c in "long basic" "short basic --duplex short-edge" "fold basic --duplex fol
 done
 
 # ---- long decks -----------------------------------------------------------
-# print builds a deck of more than 500 cards 128 at a time, drawing each
-# chunk from its tree before the next is parsed; a sheet's cards that
-# span two chunks wait, and are drawn from their own bytes (model.h,
-# chunk_cards). build keeps the whole tree for the deck's page and draws
-# from it. The PDFs are the same bytes: on A7 cards (four a sheet, so a
-# chunk ends a sheet) and on business cards (ten a sheet: a chunk of 128
-# leaves eight waiting), with one thread and with helpers.
+# A long deck: every card on its page, numbered to the last, and print
+# writes the bytes build writes: on A7 cards (four a sheet) and on
+# business cards (ten a sheet), with one thread and with helpers.
 sh tests/bench/gen-deck.sh "$tmp/long" 1100
 $Q print -j2 -C "$tmp/long" -o "$tmp/long-print" >/dev/null 2>"$tmp/long-print.err"
 rc=$?
 $Q build -j2 -C "$tmp/long" -o "$tmp/long-build" >/dev/null 2>"$tmp/long-build.err"
 if [ "$rc" -eq 0 ] && [ "$(info "$tmp/long-print/print/generated.pdf" Pages)" = 550 ] &&
     cmp -s "$tmp/long-print/print/generated.pdf" "$tmp/long-build/print/generated.pdf"; then
-	ok "a deck of 1,100 cards: print, in chunks, draws the bytes build draws from the whole tree"
+	ok "a deck of 1,100 cards: 550 pages, and print draws the bytes build draws"
 else
 	fail "long deck" "exit $rc, $(info "$tmp/long-print/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-print/print/generated.pdf" "$tmp/long-build/print/generated.pdf" 2>&1 | head -n 1)"
 fi
@@ -432,9 +428,8 @@ for j in 1 2 3; do
 		fail "long deck" "business cards -j$j: exit $rc, $(info "$tmp/long-biz-$j/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-biz-$j/print/generated.pdf" "$tmp/long-biz-build/print/generated.pdf" 2>&1 | head -n 1)"
 	fi
 done
-# Single-sided, every back page follows every front: print holds the
-# deck's cards (drawn again from their bytes) until the backs are
-# drawn. Folded, each page has both sides. The same bytes as build.
+# Single-sided, every back page follows every front; folded, each page
+# has both sides. The same bytes as build.
 for m in single fold; do
 	cp -R "$tmp/long" "$tmp/long-$m"
 	sed -i "s/^duplex = .*/duplex = \"$m\"/" "$tmp/long-$m/site.toml"

@@ -432,100 +432,6 @@ test_find(void)
 	dir_remove(fixture_root);
 }
 
-/*
- * content_load_reread drops the bytes of topics, decks and chapters once
- * checked, keeping their front matter; content_body gives back the very
- * bytes content_load_max read, and refuses a file that changed since.
- */
-static void
-test_reread(void)
-{
-	static const char *const files[][2] = {
-		{ "index.md", "+++\ntitle = \"Home\"\n+++\nWelcome.\n" },
-		{ "quiz/t/_index.md", "+++\ntitle = \"T\"\n+++\n" },
-		{ "quiz/t/a.md", "\xEF\xBB\xBF+++\ntitle = \"A\"\nweight = 3\n+++\n## Q {#q}\n" },
-		{ "cards/d.md", "+++\ntitle = \"D\"\n+++\n## Front\n\nBack.\n" },
-		{ "guide/g.md", "# Guide\n\nNo front matter.\n" },
-		{ "guide/empty.md", "" },
-		{ "guide/bad.md", "\xff\n" },
-	};
-	struct source_set kept, set;
-	struct diag_list dl;
-	struct source *src, *k;
-	char *dir, *path;
-	size_t i;
-
-	CHECK_GROUP("reread");
-	fixture_begin();
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char *rel = path_join("content", files[i][0]);
-
-		fixture_put(rel, files[i][1]);
-		free(rel);
-	}
-	dir = path_join(fixture_root, "content");
-	diag_init(&dl);
-	content_load_max(&kept, dir, "content", 0, 2, &dl);
-	diag_free(&dl);
-	diag_init(&dl);
-	content_load_reread(&set, dir, "content", 0, 2, &dl);
-	CHECK_INT(dl.errors, 1, "the same check: only the bad UTF-8 is an error");
-	CHECK_INT(set.len, kept.len, "the same files");
-	for (i = 0; i < set.len && i < kept.len; i++) {
-		int droppable;
-
-		src = set.v[i];
-		k = kept.v[i];
-		droppable = (src->kind == SOURCE_TOPIC || src->kind == SOURCE_DECK ||
-		    src->kind == SOURCE_CHAPTER) && !src->broken && src->len > 0;
-		CHECK_INT(src->dropped, droppable, "%s: dropped when it is a topic, deck or chapter with bytes", src->rel);
-		CHECK(src->dropped ? src->data == NULL && src->body == NULL : src->data != NULL,
-		    "%s: its bytes are gone when dropped, kept when not", src->rel);
-		CHECK(src->fm.weight == k->fm.weight && (src->fm.title == NULL) == (k->fm.title == NULL),
-		    "%s: its front matter is kept", src->rel);
-		CHECK_INT(content_body(src, &dl), 0, "%s: content_body reads it again", src->rel);
-		CHECK(!src->dropped && src->len == k->len && memcmp(src->data, k->data, k->len) == 0,
-		    "%s: the very bytes content_load_max read", src->rel);
-		CHECK(src->body_line == k->body_line && src->body_len == k->body_len &&
-		    src->body - src->data == k->body - k->data, "%s: its body where it was", src->rel);
-	}
-	content_free(&set);
-	diag_free(&dl);
-
-	/* Changed after the load, the same length or not; gone. */
-	diag_init(&dl);
-	content_load_reread(&set, dir, "content", 0, 1, &dl);
-	diag_free(&dl);
-	fixture_put("content/quiz/t/a.md", "\xEF\xBB\xBF+++\ntitle = \"B\"\nweight = 3\n+++\n## Q {#q}\n");
-	fixture_put("content/cards/d.md", "+++\ntitle = \"D\"\n+++\n## Front\n\nBack, and more.\n");
-	path = path_join(fixture_root, "content/guide/g.md");
-	unlink(path);
-	free(path);
-	diag_init(&dl);
-	src = content_find(&set, "quiz/t/a.md");
-	CHECK(src && content_body(src, &dl) == -1, "a file changed to bytes as long: refused");
-	CHECK(src && src->broken && src->body && *src->body == '\0' && src->body_len == 0,
-	    "and broken, with an empty body");
-	src = content_find(&set, "cards/d.md");
-	CHECK(src && content_body(src, &dl) == -1, "a file grown: refused");
-	src = content_find(&set, "guide/g.md");
-	CHECK(src && content_body(src, &dl) == -1 && src->broken, "a file gone: refused");
-	diag_sort(&dl);
-	CHECK_STR(fixture_diags(&dl),
-	    "content/cards/d.md: error: the file changed while the site was being built: build again\n"
-	    "content/guide/g.md: error: cannot read the file again: No such file or directory\n"
-	    "content/quiz/t/a.md: error: the file changed while the site was being built: build again",
-	    "each says what happened, at the file");
-	CHECK_INT(content_body(src, &dl), 0, "asked again, nothing more to do");
-	content_free(&set);
-	content_free(&kept);
-	diag_free(&dl);
-	free(dir);
-	dir_remove(fixture_root);
-	free(fixture_text);
-	fixture_text = NULL;
-}
-
 int
 main(void)
 {
@@ -536,6 +442,5 @@ main(void)
 	test_file_read();
 	test_dir_remove();
 	test_find();
-	test_reread();
 	return check_finish();
 }

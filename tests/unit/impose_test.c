@@ -372,38 +372,6 @@ test_pages(void)
 	CHECK(pg.side == IMPOSE_BOTH && pg.first == 8 && pg.count == 2, "fold: page 5 holds both sides");
 }
 
-/*
- * The first card a page still to come shows (impose_first_needed): what
- * a writer given a deck's cards a run at a time may let go of. In page
- * order for every mode, except single-sided, whose backs need card 1
- * again after the last fronts.
- */
-static void
-test_first_needed(void)
-{
-	struct print_config pc;
-	struct impose im;
-
-	CHECK_GROUP("impose first needed");
-	S_config(&pc, "a4", "a7", DUPLEX_LONG_EDGE);
-	impose_plan(&im, &pc);
-	CHECK_INT(impose_first_needed(&im, 10, 0), 0, "long-edge: all, before page 1");
-	CHECK_INT(impose_first_needed(&im, 10, 1), 0, "long-edge: cards 1 to 4 until their backs are drawn");
-	CHECK_INT(impose_first_needed(&im, 10, 2), 4, "long-edge: from card 5 once page 2 is drawn");
-	CHECK_INT(impose_first_needed(&im, 10, 5), 8, "long-edge: cards 9 and 10 for the last page");
-	CHECK_INT(impose_first_needed(&im, 10, 6), 10, "long-edge: none after the last page");
-	pc.duplex = DUPLEX_SINGLE;
-	impose_plan(&im, &pc);
-	CHECK_INT(impose_first_needed(&im, 10, 2), 0, "single: card 1 through the fronts, for the backs");
-	CHECK_INT(impose_first_needed(&im, 10, 3), 0, "single: card 1 for the first backs");
-	CHECK_INT(impose_first_needed(&im, 10, 4), 4, "single: from card 5 once the first backs are drawn");
-	CHECK_INT(impose_first_needed(&im, 10, 6), 10, "single: none after the last page");
-	pc.duplex = DUPLEX_FOLD;
-	impose_plan(&im, &pc);
-	CHECK_INT(impose_first_needed(&im, 10, 1), 2, "fold: from card 3 once page 1 is drawn");
-	CHECK_INT(impose_first_needed(&im, 10, 5), 10, "fold: none after the last page");
-}
-
 static void
 test_marks(void)
 {
@@ -442,7 +410,6 @@ main(void)
 	test_a4_a7();
 	test_turned();
 	test_pages();
-	test_first_needed();
 	test_marks();
 	return check_finish();
 }

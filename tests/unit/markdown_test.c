@@ -417,77 +417,6 @@ test_scratch(void)
 	buf_free(&b);
 }
 
-/*
- * md_top_h2_starts: the column-0 `##` lines a deck can be cut at, and
- * every construct that makes it refuse (0) rather than cut wrongly.
- */
-static void
-test_h2_starts(void)
-{
-	static const struct {
-		const char *md, *want;     /* want: the offsets, or "" for a refusal */
-	} cases[] = {
-		{ "Intro.\n\n## One\n\nBack.\n\n## Two\nBack.\n", "8 23" },
-		{ "## A {#a}\n- item\n## B\n> quote\n## C\n", "0 17 30" },
-		{ "## A\r\n\r\nBack.\r\n## B\r\n", "0 15" },
-		{ "##\tTab\n##\n", "0 7" },
-		{ "## A\n```\n## not a card\n```\n## B\n", "0 27" },
-		{ "## A\n~~~~ sh\n## no\n~~~\n## still code\n~~~~\n## B\n", "0 42" },
-		{ "## A\n````\n## no\n  ````\n## B\n", "0 23" },
-		{ "## A\n``` a`b\n## B\n", "0 13" },       /* not a fence: inline code */
-		{ "## A\n##x\n####### seven\n", "0" },
-		{ "## A\n> ```\n## B\n", "0 11" },
-		{ "## A\n- text\n\n  more\n## B\n", "0 20" },
-		{ "No cards.\n", "" },
-		{ "## A\n[x]: /url\n", "" },
-		{ "## A\nText[^1].\n", "" },
-		{ "## A\n<div>\n## B\n</div>\n", "" },
-		{ "## A\n  <b>x</b>\n", "" },
-		{ "# Title\n## A\n", "" },
-		{ "## A\n### Sub\n", "" },
-		{ " ## A\n", "" },
-		{ "## A\n> ## B\n", "" },
-		{ "## A\n- ## B\n", "" },
-		{ "## A\n1. ## B\n", "" },
-		{ "Title\n-----\n## A\n", "" },
-		{ "Title\n===\n## A\n", "" },
-		{ "## A\n---\n", "" },
-		{ "## A\n  ```\n## B\n  ```\n", "" },
-		{ "## A\n    ## code\n", "" },
-		{ "## A\nx\ry\n## B\n", "" },
-		{ "## A\n```\x97\n## B\n```\n## C\n", "" },
-	};
-	size_t i, j, n, *offs;
-
-	CHECK_GROUP("## starts");
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct buf b;
-
-		n = md_top_h2_starts(cases[i].md, strlen(cases[i].md), &offs);
-		buf_init(&b);
-		buf_put(&b, "", 0);
-		for (j = 0; j < n; j++)
-			buf_printf(&b, "%s%zu", j ? " " : "", offs[j]);
-		CHECK_STR(buf_str(&b), cases[i].want, "case %zu", i + 1);
-		CHECK(n > 0 || offs == NULL, "case %zu: nothing to free on a refusal", i + 1);
-		buf_free(&b);
-		free(offs);
-	}
-	/* Each cut is where cmark sees a top-level level-2 heading. */
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cmark_node *root = md_parse(cases[i].md, strlen(cases[i].md)), *c;
-		size_t k = 0;
-
-		n = md_top_h2_starts(cases[i].md, strlen(cases[i].md), &offs);
-		for (c = cmark_node_first_child(root); n > 0 && c; c = cmark_node_next(c))
-			if (cmark_node_get_type(c) == CMARK_NODE_HEADING && cmark_node_get_heading_level(c) == 2)
-				k++;
-		CHECK(n == 0 || k == n, "case %zu: as many cuts as cmark's ## headings", i + 1);
-		free(offs);
-		cmark_node_free(root);
-	}
-}
-
 int
 main(void)
 {
@@ -498,6 +427,5 @@ main(void)
 	test_pathological();
 	test_threads();
 	test_scratch();
-	test_h2_starts();
 	return check_finish();
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "html.h"
 #include "markdown.h"
 #include "model.h"
 #include "util.h"
@@ -366,41 +365,26 @@ test_mistakes(void)
 	}
 }
 
-/*
- * Loads the fixture twice, its trees kept and then streamed (so, whose
- * drop_sources is set here), and checks that both report the same
- * diagnostics, the broken link among them at `where` ("ring.md:7:").
- */
+/* Loads the fixture; its diagnostics must name `where` ("ring.md:7:"). */
 static void
-S_load_both(struct site *kept, struct diag_list *dk, struct site *streamed, struct diag_list *ds,
-    struct site_options *so, const char *where)
+S_load_at(struct site *site, struct diag_list *dl, const char *where)
 {
 	struct site_options none = { 0 };
-	char *want;
 
-	diag_init(dk);
-	diag_init(ds);
-	site_load(kept, fixture_root, &none, dk);
-	so->drop_sources = 1;
-	site_load(streamed, fixture_root, so, ds);
-	diag_sort(dk);
-	diag_sort(ds);
-	want = xstrdup(fixture_diags(dk));
-	CHECK_STR(fixture_diags(ds), want, "the same diagnostics as a load that keeps its trees");
-	if (where)
-		CHECK(strstr(want, where) != NULL, "the broken link is reported at its line");
-	free(want);
+	diag_init(dl);
+	site_load(site, fixture_root, &none, dl);
+	links_resolve(site, dl);
+	outputs_check(site, dl);
+	diag_sort(dl);
+	CHECK(strstr(fixture_diags(dl), where) != NULL, "the broken link is reported at its line");
 }
 
 /*
- * A one-shot load streams chapters: built as parsed, trees dropped, links
- * kept as written and checked later, every diagnostic where a kept tree
- * puts it; site_chapter_tree gives the tree back with each section's
- * heading (its attribute block taken off, its id marked), and
- * site_chapter_tree_done drops it again.
+ * A chapter's sections: every heading, in a quote or a list too, with
+ * its id set on the heading and its attribute block taken off the text.
  */
 static void
-test_streamed_chapters(void)
+test_chapter_sections(void)
 {
 	static const char chapter[] =
 	    "+++\ntitle = \"Ring\"\n+++\n\n"
@@ -408,28 +392,21 @@ test_streamed_chapters(void)
 	    "> ## In a quote {.aside}\n\n"
 	    "## Steps\n\n- item\n\n  ### Nested in an item\n";
 	static const char *const want_ids[] = { "ring-top", "in-a-quote", "steps", "nested-in-an-item" };
-	struct site_options so = { 0 };
-	struct site kept, streamed;
-	struct diag_list dk, ds;
+	struct site site;
+	struct diag_list dl;
 	struct chapter *c = NULL;
 	size_t i;
 
-	CHECK_GROUP("streamed chapters");
+	CHECK_GROUP("chapter sections");
 	fixture_begin();
 	fixture_put("content/guide/ring.md", chapter);
 	fixture_put("content/guide/tree.md", "# Tree\n\n## Leaves\n\nBack to [the ring](ring.md#steps).\n");
-	S_load_both(&kept, &dk, &streamed, &ds, &so, "ring.md:7:");
-	for (i = 0; i < streamed.nchapters; i++)
-		if (strcmp(streamed.chapters[i]->slug, "ring") == 0)
-			c = streamed.chapters[i];
-	CHECK(c != NULL, "the chapter is in the guide");
-	if (c == NULL)
-		goto out;
-	CHECK(c->doc->root == NULL, "its tree is gone once loaded");
-	CHECK(c->nsections == 4 && c->sections[0]->heading == NULL, "its sections point at no heading");
-	CHECK_INT(site_chapter_tree(c), 0, "site_chapter_tree parses it again");
-	CHECK(c->doc->root != NULL, "the tree is back");
-	for (i = 0; i < c->nsections && i < 4; i++) {
+	S_load_at(&site, &dl, "ring.md:7:");
+	for (i = 0; i < site.nchapters; i++)
+		if (strcmp(site.chapters[i]->slug, "ring") == 0)
+			c = site.chapters[i];
+	CHECK(c != NULL && c->nsections == 4, "the chapter is in the guide, with four sections");
+	for (i = 0; c && i < c->nsections && i < 4; i++) {
 		cmark_node *h = c->sections[i]->heading;
 		char *text = h ? md_plain_text(h) : NULL;
 
@@ -438,42 +415,7 @@ test_streamed_chapters(void)
 		CHECK(text && strchr(text, '{') == NULL, "attribute blocks are taken off the text");
 		free(text);
 	}
-	site_chapter_tree_done(c);
-	CHECK(c->doc->root == NULL && c->sections[1]->heading == NULL, "site_chapter_tree_done drops it");
-
-	/* A build renders the chapter as it parses it: no second parse, and the source goes. */
-	{
-		struct site built;
-		struct diag_list db;
-		struct chapter *bc = NULL;
-
-		diag_init(&db);
-		so.render_chapter = html_render_chapter;
-		site_load(&built, fixture_root, &so, &db);
-		diag_sort(&db);
-		{
-			char *want = xstrdup(fixture_diags(&ds));
-
-			CHECK_STR(fixture_diags(&db), want, "rendered at load: the same diagnostics");
-			free(want);
-		}
-		for (i = 0; i < built.nchapters; i++)
-			if (strcmp(built.chapters[i]->slug, "ring") == 0)
-				bc = built.chapters[i];
-		CHECK(bc && bc->body_html && bc->doc->root == NULL && !bc->doc->streamed &&
-		    bc->doc->src->data == NULL, "its body is rendered, its tree and its source gone");
-		CHECK(bc && bc->body_html->nholes == 2 + 4 + 1,
-		    "a hole for each link, and a mark for each section's practice and the chapter's");
-		CHECK(bc && bc->title_section == bc->sections[0], "the leading # heading is the title");
-		CHECK(bc && bc->ntoc == 1 && bc->toc[0] == bc->sections[2],
-		    "the contents list the top-level ## only, not headings in a quote or a list");
-		site_free(&built);
-		diag_free(&db);
-	}
-out:
-	site_free(&kept);
-	diag_free(&dk);
-	fixture_end(&streamed, &ds);
+	fixture_end(&site, &dl);
 }
 
 /* What a topic's question links to, as "id>section,section;" per question. */
@@ -511,26 +453,13 @@ S_topic(const struct site *site, const char *slug)
 	return NULL;
 }
 
-static int S_rendered_topics;
-
-static void
-S_count_render(const struct site *site, struct topic *tp)
-{
-	(void)site;
-	CHECK(tp->doc->root != NULL && tp->questions[0].heading != NULL,
-	    "render_topic gets the topic with its tree");
-	__atomic_add_fetch(&S_rendered_topics, 1, __ATOMIC_SEQ_CST);
-	html_render_topic(site, tp);
-}
-
 /*
- * Streamed topics (drop_sources): built as parsed, their links kept
- * with the question they are in, rendered with holes, their trees gone;
- * the same diagnostics, links and samples as a load that keeps its
- * trees. A topic with footnotes keeps its tree.
+ * A question's links are counted for the question they are in (its
+ * stem, explanation or options), and without a .sample anywhere in the
+ * test the first two easy questions are its samples.
  */
 static void
-test_streamed_topics(void)
+test_question_links(void)
 {
 	static const char links[] =
 	    "+++\ntitle = \"Links\"\n+++\n"
@@ -539,625 +468,27 @@ test_streamed_topics(void)
 	    "Why: [the tree](../../guide/ring.md#tree) and [gone](gone.md).\n\n"
 	    "## Second {.easy}\n\n- [x] a\n- [ ] b\n\nSee [the first](#first).\n\n"
 	    "## Third {.easy}\n\n- [x] a\n- [ ] [the tree](../../guide/ring.md#tree)\n\nWhy.\n";
-	static const char noted[] =
-	    "+++\ntitle = \"Noted\"\n+++\n"
-	    "## Noted\n\n- [x] a[^1]\n- [ ] b\n\nWhy, [steps](../../guide/ring.md#steps).\n\n[^1]: A note.\n";
-	struct site_options so = { 0 };
-	struct site kept, streamed;
-	struct diag_list dk, ds;
-	struct topic *tk, *ts, *tn;
-	char *a, *b;
-	size_t i;
+	struct site site;
+	struct diag_list dl;
+	struct topic *tp;
+	char *a;
 
-	CHECK_GROUP("streamed topics");
+	CHECK_GROUP("question links");
 	fixture_begin();
 	fixture_put("content/quiz/t/_index.md", "# T\n");
 	fixture_put("content/quiz/t/links.md", links);
-	fixture_put("content/quiz/t/noted.md", noted);
 	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n\n## Tree\n");
-	so.render_topic = S_count_render;
-	S_load_both(&kept, &dk, &streamed, &ds, &so, "links.md:13:");
-	CHECK_INT(S_rendered_topics, 1, "render_topic ran for the topic without footnotes only");
-	tk = S_topic(&kept, "links");
-	ts = S_topic(&streamed, "links");
-	tn = S_topic(&streamed, "noted");
-	CHECK(tk && ts && tn, "both topics are in the test");
-	if (!tk || !ts || !tn)
-		goto out;
-	CHECK(ts->test == S_test(&streamed, "t"), "the streamed topic is put in its test");
-	CHECK(ts->doc->root == NULL && ts->questions[0].heading == NULL &&
-	    ts->questions[0].options[0].item == NULL && ts->intro.first == NULL,
-	    "its tree is gone, and nothing points into it");
-	CHECK(tn->doc->root != NULL && tn->questions[0].html == NULL,
-	    "a topic with footnotes keeps its tree and is not rendered at load");
-	a = S_links_to(tk);
-	b = S_links_to(ts);
-	CHECK_STR(b, a, "each question links to the same sections");
-	CHECK_STR(a, "first>steps,tree,;second>;third>tree,;", "links are counted for the question they are in");
-	free(a);
-	free(b);
-	for (i = 0; i < ts->nquestions; i++)
-		CHECK(ts->questions[i].html != NULL && ts->questions[i].has_options,
-		    "question %zu is rendered", i + 1);
-	CHECK(ts->questions[0].html->nholes == 3, "the first question has a hole for each site link");
-	CHECK(ts->questions[0].sample_html && ts->questions[1].sample_html && !ts->questions[2].sample_html,
-	    "the first two easy questions, which may be the samples, are rendered as samples too");
-	CHECK(ts->questions[0].sample && ts->questions[1].sample && !ts->questions[2].sample,
-	    "and they are the samples");
-	CHECK(ts->intro_html && ts->intro_html->nholes == 1, "the intro is rendered, with its link's hole");
-out:
-	site_free(&kept);
-	diag_free(&dk);
-	fixture_end(&streamed, &ds);
-}
-
-/*
- * A build that prints no deck streams decks too (render_deck): the
- * cards as parsed, rendered with holes, the tree gone; the same
- * diagnostics, links and fingerprints as a load that keeps its trees.
- */
-static void
-test_streamed_decks(void)
-{
-	static const char deck_md[] =
-	    "+++\ntitle = \"Deck\"\n+++\nAn intro, [the ring](../guide/ring.md).\n\n"
-	    "## Front one {#one}\n\nBack, [steps](../guide/ring.md#steps).\n\n"
-	    "## Front two {#two}\n\nSee [one](#one) and [gone](gone.md).\n";
-	struct site_options so = { 0 };
-	struct site kept, streamed;
-	struct diag_list dk, ds;
-	struct deck *a, *b;
-	size_t i;
-
-	CHECK_GROUP("streamed decks");
-	fixture_begin();
-	fixture_put("content/cards/deck.md", deck_md);
-	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n");
-	so.render_deck = html_render_deck;
-	S_load_both(&kept, &dk, &streamed, &ds, &so, "deck.md:12:");
-	CHECK(kept.ndecks == 1 && streamed.ndecks == 1, "the deck is loaded both ways");
-	if (kept.ndecks != 1 || streamed.ndecks != 1)
-		goto out;
-	a = kept.decks[0];
-	b = streamed.decks[0];
-	CHECK(b->doc->root == NULL && b->cards[0].heading == NULL && b->cards[0].back.first == NULL &&
-	    b->intro.first == NULL, "its tree is gone, and nothing points into it");
-	CHECK(a->cards_html == NULL && b->cards_html != NULL && b->cards_html->nholes == 3,
-	    "its cards are rendered with a hole for each link into the site");
-	CHECK(b->intro_html != NULL && b->intro_html->nholes == 1, "and so is its intro");
-	CHECK(a->ncards == 2 && b->ncards == 2, "both have the two cards");
-	for (i = 0; i < a->ncards && i < b->ncards; i++) {
-		CHECK_STR(b->cards[i].fingerprint, a->cards[i].fingerprint, "card %zu has the same fingerprint", i + 1);
-		CHECK_INT((long)b->cards[i].links_to.len, (long)a->cards[i].links_to.len,
-		    "card %zu links to as many sections", i + 1);
+	S_load_at(&site, &dl, "links.md:13:");
+	tp = S_topic(&site, "links");
+	CHECK(tp != NULL && tp->nquestions == 3, "the topic is in the test, with three questions");
+	if (tp != NULL && tp->nquestions == 3) {
+		a = S_links_to(tp);
+		CHECK_STR(a, "first>steps,tree,;second>;third>tree,;", "links are counted for the question they are in");
+		free(a);
+		CHECK(tp->questions[0].sample && tp->questions[1].sample && !tp->questions[2].sample,
+		    "the first two easy questions are the samples");
 	}
-	CHECK(b->cards[0].links_to.len == 1 && strcmp(b->cards[0].links_to.v[0]->id, "steps") == 0,
-	    "the link is counted for the card it is in");
-	CHECK(strcmp(a->cards[0].fingerprint, a->cards[1].fingerprint) != 0, "fingerprints tell cards apart");
-out:
-	site_free(&kept);
-	diag_free(&dk);
-	fixture_end(&streamed, &ds);
-}
-
-/* What the load asked of the drawer, deck by deck (test_drawn_decks). */
-struct draw_log {
-	char slugs[64];            /* each drawn deck's slug and a space */
-	int tree_held;             /* every card came with its heading in place */
-	int configured;            /* every deck came after configure */
-	int threads;               /* nthreads of the last deck */
-	int whole;                 /* every deck was given whole, in one call, and kept */
-	size_t ncards;             /* the deck being drawn: its cards, all told */
-};
-
-static int
-S_log_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards, int nthreads,
-    struct diag_list *dl, void **drawing)
-{
-	struct draw_log *log = arg;
-
-	(void)dl;
-	strncat(log->slugs, dk->slug, sizeof(log->slugs) - strlen(log->slugs) - 2);
-	strcat(log->slugs, " ");
-	log->configured &= site->cfg.print.paper_name && strcmp(site->cfg.print.paper_name, "a5") == 0;
-	log->threads = nthreads;
-	log->ncards = ncards;
-	*drawing = log;
-	return 0;
-}
-
-static int
-S_log_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
-{
-	struct draw_log *log = drawing;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		log->tree_held &= cards[i].heading != NULL;
-	log->whole &= n == log->ncards;
-	*done = n;
-	return 0;
-}
-
-static int
-S_log_close(void *drawing, int keep)
-{
-	struct draw_log *log = drawing;
-
-	log->whole &= keep;
-	return keep ? 0 : -1;
-}
-
-static const struct deck_drawer log_drawer = { S_log_open, S_log_draw, S_log_close };
-
-static void
-S_configure(struct config *cfg, const void *arg)
-{
-	free(cfg->print.paper_name);
-	cfg->print.paper_name = xstrdup(arg);
-}
-
-/*
- * Build and print draw each deck as it is parsed (site_options.draw), after the
- * command line's settings are in (configure), and drop its tree; a deck
- * with an error is not drawn. A build that renders pages keeps the tree
- * of a deck that cannot render with holes, to draw it after loading;
- * print, which renders nothing, still draws it at load.
- */
-static void
-test_drawn_decks(void)
-{
-	struct site_options so = { 0 };
-	struct draw_log log;
-	struct site site;
-	struct diag_list dl;
-	size_t i;
-
-	CHECK_GROUP("decks drawn as they load");
-	fixture_begin();
-	fixture_put("content/cards/good.md", "+++\ntitle = \"Good\"\n+++\n## One {#one}\n\nBack.\n\n## Two\n\nBack.\n");
-	fixture_put("content/cards/empty.md", "+++\ntitle = \"Empty\"\n+++\nNo cards here.\n");
-	diag_init(&dl);
-	memset(&log, 0, sizeof(log));
-	log.tree_held = log.configured = log.whole = 1;
-	so.drop_sources = 1;
-	so.jobs = 4;
-	so.draw = &log_drawer;
-	so.draw_arg = &log;
-	so.configure = S_configure;
-	so.configure_arg = "a5";
-	site_load(&site, fixture_root, &so, &dl);
-	CHECK_STR(log.slugs, "good ", "the deck without error is drawn, the one with an error is not");
-	CHECK(log.tree_held, "with its tree");
-	CHECK(log.whole, "whole, in one call, and kept");
-	CHECK(log.configured, "after configure");
-	CHECK_INT(log.threads, 2, "on its share of the threads: 4 for two decks");
-	CHECK(strstr(fixture_diags(&dl), "deck has no cards") != NULL, "the empty deck's error is reported");
-	for (i = 0; i < site.ndecks; i++) {
-		const struct deck *dk = site.decks[i];
-		int good = strcmp(dk->slug, "good") == 0;
-
-		CHECK(dk->doc->root == NULL && dk->cards_html == NULL, "%s: its tree is dropped, nothing rendered", dk->slug);
-		CHECK_INT(dk->drawn, good, "%s: drawn is set as the drawer kept it", dk->slug);
-	}
-	site_free(&site);
-	diag_free(&dl);
-
-	/* Raw HTML allowed: a deck cannot render with holes. */
-	fixture_put("site.toml", "title = \"T\"\n[markdown]\nunsafe_html = true\n");
-	fixture_put("content/cards/empty.md", "+++\ntitle = \"Empty\"\n+++\n## Now one\n\nBack.\n");
-	diag_init(&dl);
-	memset(&log, 0, sizeof(log));
-	site_load(&site, fixture_root, &so, &dl);
-	CHECK(strlen(log.slugs) == strlen("empty good ") && strstr(log.slugs, "empty ") && strstr(log.slugs, "good "),
-	    "print: both decks drawn at load, raw HTML or not (drawn: %s)", log.slugs);
-	site_free(&site);
-	diag_free(&dl);
-	diag_init(&dl);
-	memset(&log, 0, sizeof(log));
-	so.render_deck = html_render_deck;
-	site_load(&site, fixture_root, &so, &dl);
-	CHECK_STR(log.slugs, "", "build: neither, with raw HTML allowed");
-	for (i = 0; i < site.ndecks; i++)
-		CHECK(site.decks[i]->doc->root != NULL && !site.decks[i]->drawn,
-		    "%s: its tree is kept, to be drawn after loading", site.decks[i]->slug);
 	fixture_end(&site, &dl);
-}
-
-/*
- * A print load (links_only, reread): every link checked with the same
- * diagnostics and counts as a load that keeps everything, but nothing
- * kept that only pages use: no backlinks, no links_to, no link targets,
- * no questions or cards (only their anchors and counts), and no
- * source's bytes.
- */
-static void
-test_print_load(void)
-{
-	static const char topic[] =
-	    "+++\ntitle = \"A\"\n+++\n"
-	    "## First {#first .easy}\n\n- [x] right\n- [ ] wrong\n\nSee [steps](../../guide/ring.md#steps).\n\n"
-	    "## Second {#second}\n\n- [ ] one\n- [x] two\n\nSee [gone](../../guide/gone.md).\n";
-	struct site_options so = { 0 };
-	struct site kept, print;
-	struct diag_list dk, dp;
-	struct draw_log log;
-	char *want, *got;
-	size_t i, j;
-
-	CHECK_GROUP("print load");
-	fixture_begin();
-	fixture_put("content/quiz/t/_index.md", "+++\ntitle = \"T\"\n+++\n");
-	fixture_put("content/quiz/t/a.md", topic);
-	/* Ids clashing within the test: checked on dropped questions' anchors. */
-	fixture_put("content/quiz/t/b.md", "+++\ntitle = \"B\"\n+++\n"
-	    "## Again {#first}\n\n- [x] a\n- [ ] b\n\nWhy.\n\n"
-	    "## Topic {#topic-a .hard}\n\n- [x] a\n- [ ] b\n\nWhy.\n\n"
-	    "## Twice {#twice}\n\n- [x] a\n- [ ] b\n\nWhy.\n\n"
-	    "## Twice more {#twice}\n\n- [x] a\n- [ ] b\n\nWhy.\n");
-	fixture_put("content/cards/d.md", "+++\ntitle = \"D\"\n+++\n## Front {#front}\n\nSee [steps](../guide/ring.md#steps).\n");
-	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n\nText, and [the deck](../cards/d.md#front).\n");
-	memset(&log, 0, sizeof(log));
-	log.tree_held = log.configured = 1;
-	so.links_only = 1;
-	so.reread = 1;
-	so.draw = &log_drawer;
-	so.draw_arg = &log;
-	S_load_both(&kept, &dk, &print, &dp, &so, "a.md:16:");
-	want = site_summary(&kept, &dk);
-	got = site_summary(&print, &dp);
-	CHECK_STR(got, want, "the same counts, links included");
-	free(want);
-	free(got);
-	CHECK_STR(log.slugs, "d ", "the deck is drawn as it loads");
-	CHECK(log.tree_held, "from its tree, read again for its parse");
-	for (i = 0; i < print.sources.len; i++)
-		CHECK(print.sources.v[i]->data == NULL && !print.sources.v[i]->dropped,
-		    "%s: read again, parsed, and its bytes gone", print.sources.v[i]->rel);
-	for (i = 0; i < print.ndocs; i++)
-		CHECK_INT((long)print.docs[i]->ntargets, 0, "%s: no link targets", print.docs[i]->src->rel);
-	CHECK(print.nchapters == 1 && kept.nchapters == 1, "one chapter");
-	if (print.nchapters == 1 && kept.nchapters == 1) {
-		const struct chapter *c = print.chapters[0], *kc = kept.chapters[0];
-
-		CHECK(kc->nsections == 2 && kc->sections[1]->backlinks.len == 2,
-		    "kept: the question and the card link to the section");
-		CHECK(c->nsections == 2 && c->sections[1]->backlinks.len == 0 && c->backlinks.len == 0,
-		    "print: no backlinks");
-	}
-	CHECK(strstr(fixture_diags(&dk), "b.md:4:1: error: duplicate question id \"first\": content/quiz/t/a.md:4") &&
-	    strstr(fixture_diags(&dk), "b.md:11:1: error: duplicate question id \"topic-a\"") &&
-	    strstr(fixture_diags(&dk), "b.md:25:1: error: duplicate question id \"twice\": line 18"),
-	    "each clash is reported (and the print load reports the same)");
-	CHECK(print.ntests == 1 && print.tests[0]->ntopics == 2, "the topics are in their test");
-	for (i = 0; print.ntests == 1 && kept.ntests == 1 && i < print.tests[0]->ntopics &&
-	    i < kept.tests[0]->ntopics; i++) {
-		const struct topic *tp = print.tests[0]->topics[i], *kt = kept.tests[0]->topics[i];
-		size_t count[3] = { 0 };
-
-		CHECK(tp->nquestions == 0 && tp->questions == NULL, "%s: no questions kept", tp->slug);
-		CHECK_INT((long)tp->dropped.n, (long)kt->nquestions, "%s: but counted", tp->slug);
-		for (j = 0; j < kt->nquestions; j++) {
-			const struct anchor *a = doc_anchor(tp->doc, kt->questions[j].id);
-
-			count[kt->questions[j].difficulty]++;
-			CHECK(a && a->kind == ANCHOR_QUESTION && a->u.question == NULL,
-			    "%s: question %zu is still a link target", tp->slug, j + 1);
-		}
-		CHECK(memcmp(count, tp->dropped.count, sizeof(count)) == 0, "%s: by difficulty", tp->slug);
-	}
-	if (print.ntests == 1 && kept.ntests == 1)
-		CHECK(print.tests[0]->nquestions == 6 &&
-		    memcmp(print.tests[0]->count, kept.tests[0]->count, sizeof(kept.tests[0]->count)) == 0,
-		    "the test counts its questions the same");
-	CHECK(print.ndecks == 1 && print.decks[0]->drawn, "the deck was drawn");
-	if (print.ndecks == 1) {
-		const struct deck *d = print.decks[0];
-		const struct anchor *a = doc_anchor(d->doc, "front");
-
-		CHECK(d->cards == NULL && d->ncards == 0 && d->dropped == 1, "its card is counted, then gone");
-		CHECK(a && a->kind == ANCHOR_CARD && a->u.card == NULL, "but stays a link target");
-	}
-	site_free(&kept);
-	diag_free(&dk);
-	site_free(&print);
-	diag_free(&dp);
-
-	/* check: links_only, nothing drawn; decks stream all the same. */
-	so.draw = NULL;
-	so.reread = 0;
-	diag_init(&dp);
-	site_load(&print, fixture_root, &so, &dp);
-	CHECK(print.ndecks == 1 && print.decks[0]->doc->root == NULL && !print.decks[0]->drawn &&
-	    print.decks[0]->dropped == 1, "check: the deck streams, its tree and card gone, counted");
-	fixture_end(&print, &dp);
-}
-
-/* A block range as CommonMark, to compare trees parsed apart. */
-static char *
-S_range_text(struct block_range r)
-{
-	struct buf b;
-	cmark_node *n;
-
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	for (n = r.first; n; n = cmark_node_next(n)) {
-		/* Rendered with malloc: a chunk's tree is in a scratch arena (md_parse_scratch). */
-		char *s = cmark_render_commonmark_with_mem(n, CMARK_OPT_DEFAULT, 0,
-		    cmark_get_default_mem_allocator());
-
-		buf_puts(&b, s);
-		free(s);
-		if (n == r.last)
-			break;
-	}
-	return buf_detach(&b);
-}
-
-/*
- * A drawer that takes cards three to a sheet, as pdf_deck_draw takes a
- * sheet's cards, and writes what it saw of each card: front | back, one
- * a line, from its tree or, when that is gone, from card_tree.
- */
-struct tree_log {
-	struct buf out;
-	size_t ncards, done;       /* the deck's cards; those drawn so far */
-	int calls;                 /* draw calls for the deck */
-	int reparsed;              /* cards drawn from card_tree */
-	int kept;                  /* close was told to keep it */
-};
-
-static int
-S_tree_open(void *arg, const struct site *site, const struct deck *dk, size_t ncards, int nthreads,
-    struct diag_list *dl, void **drawing)
-{
-	struct tree_log *t = arg;
-
-	(void)site;
-	(void)dk;
-	(void)nthreads;
-	(void)dl;
-	/* A chunked try given up is drawn again whole: only the last drawing counts. */
-	buf_reset(&t->out);
-	buf_put(&t->out, "", 0);
-	t->ncards = ncards;
-	t->done = 0;
-	t->calls = t->reparsed = t->kept = 0;
-	*drawing = t;
-	return 0;
-}
-
-/* Card c as the tree it came with, or its own bytes, have it. */
-static void
-S_tree_card(struct tree_log *t, const struct card *c)
-{
-	struct card_tree tr;
-	char *front, *back;
-
-	if (c->heading) {
-		front = md_plain_text(c->heading);
-		back = S_range_text(c->back);
-	} else {
-		if (card_tree(c, 1, &tr) == -1) {
-			buf_printf(&t->out, "card %d: no card_tree\n", c->number);
-			return;
-		}
-		back = S_range_text(tr.back);
-		card_tree_free(&tr);
-		/* The front alone: its heading's line. */
-		if (card_tree(c, 0, &tr) == -1 || tr.back.first != NULL) {
-			buf_printf(&t->out, "card %d: no front card_tree\n", c->number);
-			free(back);
-			return;
-		}
-		front = md_plain_text(tr.heading);
-		card_tree_free(&tr);
-		t->reparsed++;
-	}
-	buf_printf(&t->out, "%d %s %s at %d:%d | %s | %s\n", c->number, c->id, c->fingerprint,
-	    c->line, c->col, front, back);
-	free(front);
-	free(back);
-}
-
-static int
-S_tree_draw(void *drawing, const struct card *cards, size_t n, size_t *done)
-{
-	struct tree_log *t = drawing;
-	size_t end = t->done + n, k, i;
-
-	/* Complete sheets, or the rest of the deck. */
-	k = end == t->ncards ? n : end / 3 * 3 > t->done ? end / 3 * 3 - t->done : 0;
-	for (i = 0; i < k; i++) {
-		if (cards[i].number != (int)(t->done + i + 1))
-			buf_printf(&t->out, "card %d given as card %zu\n", cards[i].number, t->done + i + 1);
-		S_tree_card(t, &cards[i]);
-	}
-	t->done += k;
-	t->calls++;
-	*done = k;
-	return 0;
-}
-
-static int
-S_tree_close(void *drawing, int keep)
-{
-	struct tree_log *t = drawing;
-
-	t->kept = keep && t->done == t->ncards;
-	return t->kept ? 0 : -1;
-}
-
-static const struct deck_drawer tree_drawer = { S_tree_open, S_tree_draw, S_tree_close };
-
-/* The same, from a deck whose tree is whole. */
-static char *
-S_cards_text(const struct deck *dk)
-{
-	struct buf b;
-	size_t i;
-
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	for (i = 0; i < dk->ncards; i++) {
-		const struct card *c = &dk->cards[i];
-		char *front = md_plain_text(c->heading), *back = S_range_text(c->back);
-
-		buf_printf(&b, "%d %s %s at %d:%d | %s | %s\n", c->number, c->id, c->fingerprint,
-		    c->line, c->col, front, back);
-		free(front);
-		free(back);
-	}
-	return buf_detach(&b);
-}
-
-/* print's load, with chunks of two cards, each card drawn into drawn->out (tree_drawer). */
-static void
-S_chunk_options(struct site_options *so, struct tree_log *drawn)
-{
-	memset(drawn, 0, sizeof(*drawn));
-	buf_init(&drawn->out);
-	buf_put(&drawn->out, "", 0);
-	memset(so, 0, sizeof(*so));
-	so->links_only = 1;
-	so->chunk_cards = 2;
-	so->draw = &tree_drawer;
-	so->draw_arg = drawn;
-}
-
-/*
- * A three-card deck that test_chunked_decks's print load must build
- * whole (given to the drawer in one call, from its tree), with the whole
- * file's anchor `id`.
- */
-static void
-S_built_whole(const char *cards, const char *id, const char *why)
-{
-	struct site_options so = { 0 };
-	struct site kept, print;
-	struct diag_list dk, dp;
-	struct tree_log drawn;
-	char *md = xconcat("+++\ntitle = \"Long\"\n+++\n", cards, NULL);
-
-	S_chunk_options(&so, &drawn);
-	fixture_put("content/cards/long.md", md);
-	S_load_both(&kept, &dk, &print, &dp, &so, NULL);
-	CHECK(drawn.calls == 1 && drawn.reparsed == 0 && drawn.kept && print.ndecks == 1 &&
-	    print.decks[0]->drawn, "%s: built whole, drawn whole (%d calls)", why, drawn.calls);
-	CHECK(print.ndecks == 1 && print.decks[0]->dropped == 3 && doc_anchor(print.decks[0]->doc, id),
-	    "%s: with the whole file's ids", why);
-	buf_free(&drawn.out);
-	free(md);
-	site_free(&kept);
-	diag_free(&dk);
-	site_free(&print);
-	diag_free(&dp);
-}
-
-/*
- * print builds a long deck a chunk of cards at a time (chunk_cards), its
- * tree never whole: the same ids, places, fingerprints and messages as
- * the whole file, every card drawn from card_tree as the whole tree has
- * it. A file that cannot be cut, or whose ids clash across chunks, is
- * built whole as before.
- */
-static void
-test_chunked_decks(void)
-{
-	static const char deck_md[] =
-	    "+++\ntitle = \"Long\"\n+++\nAn intro, *with* [a link](../guide/ring.md).\n\n"
-	    "## One {#one .x}\n\nBack, [steps](../guide/ring.md#steps).\n\n"
-	    "## Two\n\n- a\n- b\n\n  more of b\n\n"
-	    "## Three\n\n```\n## not a card\n```\n\n"
-	    "## Four {#four}\n\n| a | b |\n|---|---|\n| 1 | [gone](gone.md) |\n\n"
-	    "## Five\n\n> quoted\n\n"
-	    "## Six {bad\n\nA brace as text.\n\n"
-	    "## Seven\n";
-	struct site_options so = { 0 };
-	struct site kept, print;
-	struct diag_list dk, dp;
-	struct tree_log drawn;
-	char *want;
-	size_t i;
-
-	CHECK_GROUP("decks built in chunks");
-	fixture_begin();
-	fixture_put("content/cards/long.md", deck_md);
-	fixture_put("content/guide/ring.md", "# Ring\n\n## Steps\n");
-	S_chunk_options(&so, &drawn);
-	S_load_both(&kept, &dk, &print, &dp, &so, "long.md:27:7:");
-	CHECK(strstr(fixture_diags(&dp), "long.md:37:1: error: card \"seven\" has no back") != NULL,
-	    "an error in the last chunk is reported at its line in the file");
-	CHECK(print.ndecks == 1 && !print.decks[0]->drawn && !drawn.kept && print.decks[0]->dropped == 7,
-	    "with errors, not drawn; seven cards counted (a ## in a fence is none)");
-	CHECK(drawn.calls == 3, "drawing stopped at the chunk with the error (%d calls)", drawn.calls);
-	site_free(&kept);
-	diag_free(&dk);
-	site_free(&print);
-	diag_free(&dp);
-
-	S_built_whole("## Same\n\nA.\n\n## Other\n\nB.\n\n## Same\n\nC.\n", "same-1",
-	    "an id the whole file would have made unique");
-	S_built_whole("## A\n\n[ref].\n\n## B\n\nB.\n\n## C\n\nC.\n\n[ref]: ../guide/ring.md\n", "c",
-	    "a reference definition, which the whole file shares");
-
-	/* Over [limits] max_elements in all, though no chunk is: as the whole file, an error. */
-	{
-		struct buf many;
-
-		buf_init(&many);
-		buf_puts(&many, "+++\ntitle = \"Long\"\n+++\n");
-		for (i = 1; i <= 30; i++)
-			buf_printf(&many, "## Card %zu\n\nBack *%zu*, and more.\n\n", i, i);
-		fixture_put("content/cards/long.md", buf_str(&many));
-		fixture_put("site.toml", "[limits]\nmax_elements = 100\n");
-		buf_free(&drawn.out);
-		S_chunk_options(&so, &drawn);
-		S_load_both(&kept, &dk, &print, &dp, &so, NULL);
-		CHECK(strstr(fixture_diags(&dp), "max_elements") != NULL && drawn.calls > 0 && !drawn.kept &&
-		    print.ndecks == 1 && !print.decks[0]->drawn,
-		    "over max_elements in all, no chunk over: reported; what was drawn is thrown away");
-		site_free(&kept);
-		diag_free(&dk);
-		site_free(&print);
-		diag_free(&dp);
-		fixture_put("site.toml", "");
-		buf_free(&many);
-	}
-
-	/* Without the error, drawn: every card as in the whole tree. */
-	fixture_put("content/cards/long.md", "+++\ntitle = \"Long\"\n+++\nAn intro.\n\n"
-	    "## One {#one .x}\n\nBack, [steps](../guide/ring.md#steps).\n\n"
-	    "## Two\n\n- a\n- b\n\n  more of b\n\n"
-	    "## Three\n\n```\n## not a card\n```\n\n"
-	    "## Four {#four}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-	    "## Five\n\n> quoted *x*\n\n"
-	    "## \n\nAn empty front.\n\n"
-	    "## Seven\n\nLast.\n");
-	S_load_both(&kept, &dk, &print, &dp, &so, NULL);
-	CHECK_INT((long)dp.len, 0, "no diagnostics");
-	want = kept.ndecks == 1 ? S_cards_text(kept.decks[0]) : xstrdup("");
-	CHECK_STR(buf_str(&drawn.out), want, "each card drawn, from its chunk's tree or card_tree, as the whole tree has it");
-	CHECK(strstr(want, "7 seven") != NULL && strstr(want, "6 card ") != NULL, "numbered through the chunks");
-	/* Chunks of 2, sheets of 3: cards 1, 2 and 4 wait for the next chunk, their trees gone. */
-	CHECK(drawn.calls == 4 && drawn.reparsed == 3 && drawn.kept,
-	    "drawn as each chunk came, a sheet's cards held over (%d calls, %d from card_tree)",
-	    drawn.calls, drawn.reparsed);
-	free(want);
-	CHECK(print.ndecks == 1 && print.decks[0]->drawn && print.decks[0]->dropped == 7, "drawn, then counted");
-	if (print.ndecks == 1) {
-		const struct doc *d = print.decks[0]->doc;
-		const char *ids[] = { "one", "two", "three", "four", "five", "card", "seven" };
-
-		CHECK_INT((long)d->nanchors, 7, "one anchor a card");
-		for (i = 0; i < 7; i++)
-			CHECK(doc_anchor(d, ids[i]) != NULL, "%s is a link target", ids[i]);
-	}
-	buf_free(&drawn.out);
-	site_free(&kept);
-	diag_free(&dk);
-	fixture_end(&print, &dp);
 }
 
 int
@@ -1166,11 +497,7 @@ main(void)
 	test_structure();
 	test_summary_singular();
 	test_mistakes();
-	test_streamed_chapters();
-	test_streamed_topics();
-	test_streamed_decks();
-	test_drawn_decks();
-	test_print_load();
-	test_chunked_decks();
+	test_chapter_sections();
+	test_question_links();
 	return check_finish();
 }

@@ -1,9 +1,7 @@
 /*
  * render_test: render_out_blocks into bytes writes, byte for byte, what
  * render_blocks' nodes serialise to (theme_serialize_children), for each
- * kind of block and inline, with and without section ids and footnotes;
- * and so do bytes rendered before linking (render_opts.holes) once
- * render_fill has put in their links' targets.
+ * kind of block and inline, with and without section ids and footnotes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +17,19 @@
 static const struct {
 	const char *md;
 	const char *what;
-	int holes;                 /* rendered before linking too: no footnote, no broken link */
 } cases[] = {
-	{ "# T\n\nPlain *em* **strong** `code` ~~del~~ a<b & \"q\" 'a'\\\nbreak\nsoft\n", "inlines and escaping", 1 },
-	{ "# T\n\n## Two\n\ntext\n\n### Three `x`\n\n#### Four\n", "headings with ids and self-links", 1 },
-	{ "# T\n\n| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n| 4 | 5 |\n", "a table with a body", 1 },
-	{ "# T\n\n| a | b |\n|---|---|\n", "a table with only a header", 1 },
-	{ "# T\n\n- [ ] open\n- [x] done\n\n1. one\n2. two\n\n3. three\n\n   para\n\n> quote\n> - in list\n", "lists, task lists, quotes", 1 },
-	{ "# T\n\n```c title\nint <x> = 1 & 2;\n```\n\n    indented\n\n***\n", "code blocks and breaks", 1 },
+	{ "# T\n\nPlain *em* **strong** `code` ~~del~~ a<b & \"q\" 'a'\\\nbreak\nsoft\n", "inlines and escaping" },
+	{ "# T\n\n## Two\n\ntext\n\n### Three `x`\n\n#### Four\n", "headings with ids and self-links" },
+	{ "# T\n\n| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n| 4 | 5 |\n", "a table with a body" },
+	{ "# T\n\n| a | b |\n|---|---|\n", "a table with only a header" },
+	{ "# T\n\n- [ ] open\n- [x] done\n\n1. one\n2. two\n\n3. three\n\n   para\n\n> quote\n> - in list\n", "lists, task lists, quotes" },
+	{ "# T\n\n```c title\nint <x> = 1 & 2;\n```\n\n    indented\n\n***\n", "code blocks and breaks" },
 	{ "# T\n\n[in](b.md#here \"a \\\"title\\\" 'x'\") [out](https://example.com/a b?c=1&d=\xc3\xa9) "
 	  "[bad](javascript:x) ![pic](p.png \"t\") ![gone](javascript:y) [self](#two) [page](b.md) "
-	  "[same](a.md#two) [amp](c&d.md) <https://example.org/x>\n\n## Two\n", "links and images", 1 },
-	{ "# T\n\n[broken](nope.md) ![broken](nope.png) [anchor](b.md#here&x)\n", "broken links", 0 },
-	{ "# T\n\nA[^1] and[^2] again[^1] and[^9].\n\n[^1]: One.\n\n    code\n[^2]: Two *x*\n\n    more\n", "footnotes", 0 },
-	{ "# T\n\nctl\x01\x02 tab\there <!-- c --> &{x}\n\n<div>raw</div>\n", "controls and dropped raw HTML", 1 },
+	  "[same](a.md#two) [amp](c&d.md) <https://example.org/x>\n\n## Two\n", "links and images" },
+	{ "# T\n\n[broken](nope.md) ![broken](nope.png) [anchor](b.md#here&x)\n", "broken links" },
+	{ "# T\n\nA[^1] and[^2] again[^1] and[^9].\n\n[^1]: One.\n\n    code\n[^2]: Two *x*\n\n    more\n", "footnotes" },
+	{ "# T\n\nctl\x01\x02 tab\there <!-- c --> &{x}\n\n<div>raw</div>\n", "controls and dropped raw HTML" },
 };
 
 static char *
@@ -68,7 +65,7 @@ S_bytes(struct render *r, cmark_node *first, cmark_node *last)
 
 static void
 S_compare(const struct site *site, const struct chapter *c, int with_sections, int copy,
-    const char *what, int holes)
+    const char *what)
 {
 	struct render_opts o;
 	struct render *r;
@@ -98,24 +95,6 @@ S_compare(const struct site *site, const struct chapter *c, int with_sections, i
 	render_free(r);
 	CHECK_STR(got, want, "%s (sections %d, copy %d)", what, with_sections, copy);
 	free(got);
-	if (holes) {
-		struct rendered *rd = xcalloc(1, sizeof(*rd));
-		struct buf b;
-
-		o.holes = rd;
-		o.page_url = "elsewhere/never-read.html";
-		r = render_new(&o);
-		rd->html = S_bytes(r, first, last);
-		rd->len = strlen(rd->html);
-		render_free(r);
-		buf_init(&b);
-		buf_put(&b, "", 0);
-		render_fill(site, c->doc, c->url, rd, &b);
-		CHECK_STR(b.data, want, "%s, rendered before linking and filled (sections %d, copy %d)",
-		    what, with_sections, copy);
-		buf_free(&b);
-		rendered_free(rd);
-	}
 	free(want);
 	free(sorted);
 }
@@ -138,9 +117,9 @@ test_same_bytes(void)
 		fixture_load(&site, &dl);
 		for (k = 0; k < site.nchapters; k++)
 			if (strcmp(site.chapters[k]->slug, "a") == 0) {
-				S_compare(&site, site.chapters[k], 1, 0, cases[i].what, cases[i].holes);
-				S_compare(&site, site.chapters[k], 0, 0, cases[i].what, cases[i].holes);
-				S_compare(&site, site.chapters[k], 1, 1, cases[i].what, cases[i].holes);
+				S_compare(&site, site.chapters[k], 1, 0, cases[i].what);
+				S_compare(&site, site.chapters[k], 0, 0, cases[i].what);
+				S_compare(&site, site.chapters[k], 1, 1, cases[i].what);
 			}
 		fixture_end(&site, &dl);
 	}
@@ -166,7 +145,7 @@ test_deep(void)
 	fixture_load(&site, &dl);
 	CHECK_INT((long)site.nchapters, 1, "one chapter");
 	if (site.nchapters == 1)
-		S_compare(&site, site.chapters[0], 1, 0, "100 quotes deep", 1);
+		S_compare(&site, site.chapters[0], 1, 0, "100 quotes deep");
 	fixture_end(&site, &dl);
 	buf_free(&md);
 }
@@ -186,7 +165,7 @@ test_unsafe(void)
 	fixture_load(&site, &dl);
 	CHECK_INT((long)site.nchapters, 1, "one chapter");
 	if (site.nchapters == 1)
-		S_compare(&site, site.chapters[0], 1, 0, "raw HTML blocks and inlines", 0);
+		S_compare(&site, site.chapters[0], 1, 0, "raw HTML blocks and inlines");
 	fixture_end(&site, &dl);
 }
 

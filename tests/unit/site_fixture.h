@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "links.h"
 #include "model.h"
+#include "outputs.h"
 #include "util.h"
 
 static char fixture_root[64];
@@ -53,6 +55,11 @@ fixture_load(struct site *site, struct diag_list *dl)
 
 	diag_init(dl);
 	rc = site_load(site, fixture_root, &so, dl);
+	if (links_resolve(site, dl) == -1)
+		rc = -1;
+	outputs_check(site, dl);
+	if (dl->errors > 0)
+		rc = -1;
 	diag_sort(dl);
 	return rc;
 }
