@@ -613,3 +613,28 @@ out:
 	free(data);
 	return r.failed ? -1 : 0;
 }
+
+enum print_override_error
+config_apply_print(struct print_config *pc, const struct print_overrides *po)
+{
+	if (po->paper && config_paper_size(po->paper, &pc->paper_w, &pc->paper_h) == -1)
+		return PRINT_BAD_PAPER;
+	if (po->card && config_card_size(po->card, &pc->card_w, &pc->card_h) == -1)
+		return PRINT_BAD_CARD;
+	if (po->duplex && config_parse_duplex(po->duplex, &pc->duplex) == -1)
+		return PRINT_BAD_DUPLEX;
+	if (po->cut_marks && config_parse_cut_marks(po->cut_marks, &pc->cut_marks) == -1)
+		return PRINT_BAD_CUT_MARKS;
+	if (po->back_offset && config_parse_offset(po->back_offset,
+	    &pc->back_offset_x, &pc->back_offset_y) == -1)
+		return PRINT_BAD_BACK_OFFSET;
+	if (po->paper) {
+		free(pc->paper_name);
+		pc->paper_name = xstrdup(po->paper);
+	}
+	if (po->card) {
+		free(pc->card_name);
+		pc->card_name = xstrdup(po->card);
+	}
+	return PRINT_OVERRIDE_OK;
+}

@@ -78,6 +78,24 @@ int config_parse_offset(const char *s, double *x_mm, double *y_mm);
 const char *config_duplex_name(enum duplex_mode d);
 
 /*
+ * Print settings given on the command line, as written; NULL: not
+ * given. They win over site.toml's [print] (site_options.print).
+ */
+struct print_overrides {
+	const char *paper, *card, *duplex, *cut_marks, *back_offset;
+};
+enum print_override_error {
+	PRINT_OVERRIDE_OK, PRINT_BAD_PAPER, PRINT_BAD_CARD, PRINT_BAD_DUPLEX,
+	PRINT_BAD_CUT_MARKS, PRINT_BAD_BACK_OFFSET
+};
+/*
+ * Applies po to pc. On the first setting that does not parse it stops
+ * and says which; pc may then be half-changed.
+ */
+enum print_override_error config_apply_print(struct print_config *pc,
+    const struct print_overrides *po);
+
+/*
  * The names a [print] setting (and its `quizdeck print` option) accepts,
  * from the tables the parsers above read, so that help text, error
  * messages and the README (checked by a unit test) name the same ones.

@@ -195,53 +195,59 @@ S_usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/*
- * The command line's print settings applied to pc, where they win over
- * site.toml: 0, or the status of a usage error, which is printed.
- */
-static int
-S_print_options(const struct cli *cli, struct print_config *pc)
+/* The command line's print settings, as config_apply_print takes them. */
+static struct print_overrides
+S_print_overrides(const struct cli *cli)
 {
-	if (cli->paper && config_paper_size(cli->paper, &pc->paper_w, &pc->paper_h) == -1)
-		return S_usage_error(S_usage_print(), "unknown paper size \"%s\"", cli->paper);
-	if (cli->card && config_card_size(cli->card, &pc->card_w, &pc->card_h) == -1)
-		return S_usage_error(S_usage_print(), "unknown card size \"%s\"", cli->card);
-	if (cli->duplex && config_parse_duplex(cli->duplex, &pc->duplex) == -1)
-		return S_usage_error(S_usage_print(), "unknown duplex mode \"%s\"", cli->duplex);
-	if (cli->cut_marks && config_parse_cut_marks(cli->cut_marks, &pc->cut_marks) == -1)
-		return S_usage_error(S_usage_print(), "unknown cut marks \"%s\"", cli->cut_marks);
-	if (cli->back_offset && config_parse_offset(cli->back_offset,
-	    &pc->back_offset_x, &pc->back_offset_y) == -1)
-		return S_usage_error(S_usage_print(), "bad back offset \"%s\"", cli->back_offset);
-	if (cli->paper) {
-		free(pc->paper_name);
-		pc->paper_name = xstrdup(cli->paper);
-	}
-	if (cli->card) {
-		free(pc->card_name);
-		pc->card_name = xstrdup(cli->card);
-	}
-	return 0;
+	struct print_overrides po = { cli->paper, cli->card, cli->duplex, cli->cut_marks,
+	    cli->back_offset };
+
+	return po;
 }
 
-/* site_options.configure: the print settings, checked before loading (S_cmd_build). */
-static void
-S_configure(struct config *cfg, const void *arg)
+/*
+ * The command line's print settings, checked before anything is loaded:
+ * 0, or the status of a usage error, which is printed.
+ */
+static int
+S_check_print_options(const struct cli *cli)
 {
-	S_print_options(arg, &cfg->print);
+	struct print_overrides po = S_print_overrides(cli);
+	struct print_config pc;
+	enum print_override_error e;
+
+	memset(&pc, 0, sizeof(pc));
+	e = config_apply_print(&pc, &po);
+	free(pc.paper_name);
+	free(pc.card_name);
+	switch (e) {
+	case PRINT_OVERRIDE_OK:
+		return 0;
+	case PRINT_BAD_PAPER:
+		return S_usage_error(S_usage_print(), "unknown paper size \"%s\"", cli->paper);
+	case PRINT_BAD_CARD:
+		return S_usage_error(S_usage_print(), "unknown card size \"%s\"", cli->card);
+	case PRINT_BAD_DUPLEX:
+		return S_usage_error(S_usage_print(), "unknown duplex mode \"%s\"", cli->duplex);
+	case PRINT_BAD_CUT_MARKS:
+		return S_usage_error(S_usage_print(), "unknown cut marks \"%s\"", cli->cut_marks);
+	case PRINT_BAD_BACK_OFFSET:
+		return S_usage_error(S_usage_print(), "bad back offset \"%s\"", cli->back_offset);
+	}
+	return 0;
 }
 
 static int
 S_load(struct site *site, const struct cli *cli, struct diag_list *dl)
 {
 	struct site_options so;
+	struct print_overrides po = S_print_overrides(cli);
 	size_t errors = dl->errors;
 
 	memset(&so, 0, sizeof(so));
 	so.strict = cli->strict;
 	so.jobs = cli->jobs;
-	so.configure = S_configure;
-	so.configure_arg = cli;
+	so.print = &po;
 	dl->strict = cli->strict;
 	site_load(site, cli->dir, &so, dl);
 	links_resolve(site, dl);
@@ -292,7 +298,6 @@ S_cmd_build(const struct cli *cli, int html)
 	struct build_options bo;
 	struct diag_list dl;
 	struct site *site = &S_build_site;
-	struct print_config check;
 	struct build *b = NULL;
 	char *outdir = S_outdir(cli);
 	int status, bad;
@@ -307,10 +312,7 @@ S_cmd_build(const struct cli *cli, int html)
 	bo.progress = isatty(fileno(stderr));
 	bo.jobs = cli->jobs;
 	/* Bad print settings are a usage error before anything is loaded or written. */
-	memset(&check, 0, sizeof(check));
-	bad = S_print_options(cli, &check);
-	free(check.paper_name);
-	free(check.card_name);
+	bad = S_check_print_options(cli);
 	if (bad) {
 		status = bad;
 		goto out;

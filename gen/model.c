@@ -1633,8 +1633,8 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 			dl->v[i].file = xstrdup("site.toml");
 		}
 	free(toml_path);
-	if (opt && opt->configure)
-		opt->configure(&site->cfg, opt->configure_arg);
+	if (opt && opt->print)
+		config_apply_print(&site->cfg.print, opt->print);
 
 	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
 	content_dir = path_join(root, "content");

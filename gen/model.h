@@ -215,9 +215,8 @@ struct site {
 struct site_options {
 	int strict;                /* warnings are errors */
 	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
-	/* Called once site.toml is read, before any content: settings that win over it. */
-	void (*configure)(struct config *cfg, const void *arg);
-	const void *configure_arg;
+	/* Print settings that win over site.toml's, or NULL (checked by the caller: config_apply_print). */
+	const struct print_overrides *print;
 };
 
 /*

@@ -281,6 +281,35 @@ test_syntax_error(void)
 	diag_free(&dl);
 }
 
+/* Command-line print settings over site.toml's: what each sets, and which is bad. */
+static void
+test_print_overrides(void)
+{
+	struct config c;
+	struct diag_list dl;
+	struct print_overrides all = { "a5", "business", "short-edge", "lines", "0.5mm, -1mm" };
+	struct print_overrides none = { NULL, NULL, NULL, NULL, NULL };
+	struct print_overrides bad_card = { "a4", "a77", NULL, NULL, NULL };
+	struct print_overrides bad_offset = { NULL, NULL, NULL, NULL, "left" };
+
+	CHECK_GROUP("config print overrides");
+	S_load("[print]\npaper = \"letter\"\ncard = \"a6\"\n", &c, &dl);
+	CHECK_INT(config_apply_print(&c.print, &none), PRINT_OVERRIDE_OK, "nothing given: nothing to refuse");
+	CHECK_STR(c.print.paper_name, "letter", "nothing given: site.toml's paper stays");
+	CHECK_INT(config_apply_print(&c.print, &all), PRINT_OVERRIDE_OK, "every setting given");
+	CHECK_STR(c.print.paper_name, "a5", "the paper's name as written");
+	CHECK(c.print.paper_w == 148 && c.print.paper_h == 210, "a5 is 148x210 mm");
+	CHECK_STR(c.print.card_name, "business", "the card's name as written");
+	CHECK(c.print.card_w == 85 && c.print.card_h == 55, "business is 85x55 mm");
+	CHECK_INT(c.print.duplex, DUPLEX_SHORT_EDGE, "duplex");
+	CHECK_INT(c.print.cut_marks, CUT_LINES, "cut marks");
+	CHECK(c.print.back_offset_x == 0.5 && c.print.back_offset_y == -1, "back offset");
+	CHECK_INT(config_apply_print(&c.print, &bad_card), PRINT_BAD_CARD, "an unknown card is named as such");
+	CHECK_INT(config_apply_print(&c.print, &bad_offset), PRINT_BAD_BACK_OFFSET, "a bad offset is named as such");
+	config_free(&c);
+	diag_free(&dl);
+}
+
 int
 main(void)
 {
@@ -291,5 +320,6 @@ main(void)
 	test_bad_inputs();
 	test_huge_file();
 	test_syntax_error();
+	test_print_overrides();
 	return check_finish();
 }
