@@ -363,6 +363,9 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 		if (rc == 0) {
 			diag_move(dl, &j->dl);
 			rc = j->rc;
+			/* Under --strict a warning (a card that does not fit) fails the deck too. */
+			if (rc == 0 && diag_failed(dl))
+				rc = -1;
 			if (rc == 0 && in_place && rename(j->tmp, j->path) == -1) {
 				diag_error(dl, NULL, 0, 0, "cannot write %s: %s", j->path, strerror(errno));
 				rc = -1;
@@ -545,6 +548,9 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 	    html_build(site, b->staging, S_jobs(opt), &build_cancelled, dl)) == -1 || S_should_stop())
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, dl) == -1 || S_should_stop()))
+		goto out;
+	/* Under --strict, a warning from the outputs fails the build: nothing is swapped in. */
+	if (diag_failed(dl))
 		goto out;
 	if (S_swap(b->staging, opt->outdir, S_jobs(opt), dl) == -1)
 		goto out;
