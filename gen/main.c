@@ -261,6 +261,26 @@ S_outdir(const struct cli *cli)
 	return cli->out ? xstrdup(cli->out) : path_join(cli->dir, "out");
 }
 
+/*
+ * What the output passes find without writing anything: the theme and its
+ * templates, and every deck's cards drawn and fitted as build draws them
+ * (the paper and card settings, cards that do not fit). So `check
+ * --strict` passes exactly when `build --strict` does.
+ */
+static void
+S_check_outputs(const struct site *site, struct diag_list *dl)
+{
+	struct html_site *hs = html_open(site, dl);
+	size_t i;
+
+	if (hs != NULL)
+		html_close(hs);
+	for (i = 0; i < site->ndecks; i++)
+		if (pdf_write_deck(site, site->decks[i], &site->cfg.print, NULL, site->jobs,
+		    NULL, dl) == -1)
+			break;
+}
+
 static int
 S_cmd_check(const struct cli *cli)
 {
@@ -270,7 +290,8 @@ S_cmd_check(const struct cli *cli)
 	int status;
 
 	diag_init(&dl);
-	S_load(&site, cli, &dl);
+	if (S_load(&site, cli, &dl) == 0 && !diag_failed(&dl))
+		S_check_outputs(&site, &dl);
 	status = S_report(&dl);
 	if (cli->dump)
 		site_dump(&site, stdout);

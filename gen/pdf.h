@@ -14,7 +14,9 @@
  * Cards that do not fit even at min_font_size are warnings naming their
  * file and line. Returns 0, or -1 with diagnostics added (or, without
  * one, when *stop, if stop is not NULL, turned non-zero: it is read
- * between pages, and may be set by a signal handler).
+ * between pages, and may be set by a signal handler). With path NULL the
+ * deck is drawn and checked the same way and nothing is written, so
+ * `check` finds what `build` would.
  */
 int pdf_write_deck(const struct site *site, const struct deck *deck,
     const struct print_config *pc, const char *path, int nthreads,

@@ -81,3 +81,35 @@ mkdir -p "$tmp/bad/content/guide"
 printf '+++\ntitle = "A"\ncolour = "red"\n+++\n\n## One {#one}\n\nText.\n' >"$tmp/bad/content/guide/a.md"
 expect "an unknown front-matter key fails check" 1 $Q check -C "$tmp/bad"
 grep_in "at the key" "$tmp/err" "content/guide/a.md:3:1: error:"
+
+# check runs what the output passes check, writing nothing: a card that
+# does not fit, the paper settings, the theme. check --strict fails
+# exactly where build --strict does.
+ov=tests/fixtures/pdf/overflow
+expect "check: a card that does not fit is a warning" 0 $Q -C "$ov" check
+grep_in "check names the card that does not fit" "$tmp/err" \
+	'content/cards/long.md:9:1: warning: card "huge" does not fit on a 85x55 mm card even at 7 pt'
+expect "check --strict fails on it" 1 $Q -C "$ov" check --strict
+expect "as build --strict does" 1 $Q -C "$ov" build --strict -o "$tmp/ov-out"
+[ ! -e "$tmp/ov-out" ] && echo "ok cli a build failed by --strict leaves nothing behind" ||
+	echo "not ok cli a build failed by --strict leaves nothing behind: $(find "$tmp/ov-out" | head -5)"
+expect "and print --strict" 1 $Q -C "$ov" print --strict -o "$tmp/ov-print"
+[ ! -e "$tmp/ov-print" ] && echo "ok cli a print failed by --strict leaves nothing behind" ||
+	echo "not ok cli a print failed by --strict leaves nothing behind: $(find "$tmp/ov-print" | head -5)"
+[ ! -e "$ov/out" ] && echo "ok cli check writes nothing" ||
+	echo "not ok cli check writes nothing: $ov/out appeared"
+mkdir -p "$tmp/theme/content/guide"
+printf 'theme = "nosuch"\n' >"$tmp/theme/site.toml"
+printf '# A\n\nText.\n' >"$tmp/theme/content/guide/a.md"
+expect "check: an unknown theme is an error" 1 $Q -C "$tmp/theme" check
+grep_in "check says which theme" "$tmp/err" 'site.toml: error: theme "nosuch" not found'
+printf 'theme = "mine"\n' >"$tmp/theme/site.toml"
+mkdir -p "$tmp/theme/themes/mine/templates"
+printf '<html><body><div data-qd-if="x">\n' >"$tmp/theme/themes/mine/templates/page.html"
+expect "check: a broken template is an error" 1 $Q -C "$tmp/theme" check
+expect "as it is for build" 1 $Q -C "$tmp/theme" build -o "$tmp/theme-out"
+printf 'theme = "default"\n[print]\npaper = "a5"\ncard = "200x300mm"\n' >"$tmp/theme/site.toml"
+mkdir -p "$tmp/theme/content/cards"
+printf '+++\ntitle = "D"\n+++\n\n## Front {#f}\n\nBack.\n' >"$tmp/theme/content/cards/d.md"
+expect "check: a card larger than the paper is an error" 1 $Q -C "$tmp/theme" check
+grep_in "check says the card does not fit the paper" "$tmp/err" "does not fit on"
