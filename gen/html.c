@@ -373,7 +373,8 @@ S_home(struct html *h)
 	char *s, num[NUMBER_LEN];
 	int rc;
 
-	if (site->home && site->home->root) {
+	if (site->home) {
+		struct doc_tree *tree = doc_tree_open(site->home);
 		struct render *r = S_render(h, site->home, page, "");
 		struct part intro;
 
@@ -381,6 +382,7 @@ S_home(struct html *h)
 		render_out_children(r, &intro.out, site->home->root);
 		render_out_footnotes(r, &intro.out);
 		render_free(r);
+		doc_tree_close(tree);
 		S_part_value(&intro, v, "intro");
 	}
 	for (i = 0; i < site->ntests; i++) {
@@ -707,6 +709,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 	const char *page = t->url;
 	struct tvars *v = S_common(h, PAGE_TEST, page, t->title, t->description, t);
 	struct part lede, samples, bank;
+	struct doc_tree *tree;
 	size_t i, k, deflen;
 	double secs = 0;
 	char *s;
@@ -717,7 +720,9 @@ S_test(struct html *h, const struct test *t, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	S_part_begin(&lede, h);
+	tree = doc_tree_open(t->index);
 	S_lede(h, &lede.out, t->index, page, t->description, &t->intro, "intro-");
+	doc_tree_close(tree);
 	S_part_value(&lede, v, "lede");
 	s = S_counts(t);
 	tvars_text(v, "counts", s);
@@ -773,13 +778,20 @@ S_test(struct html *h, const struct test *t, size_t index)
 
 	/* Samples, then every question by topic. */
 	S_part_begin(&samples, h);
-	for (i = 0; i < t->ntopics; i++)
-		for (k = 0; k < t->topics[i]->nquestions; k++) {
+	for (i = 0; i < t->ntopics; i++) {
+		for (k = 0; k < t->topics[i]->nquestions && !t->topics[i]->questions[k].sample; k++)
+			;
+		if (k == t->topics[i]->nquestions)
+			continue;
+		tree = doc_tree_open(t->topics[i]->doc);
+		for (; k < t->topics[i]->nquestions; k++) {
 			struct question *q = &t->topics[i]->questions[k];
 
 			if (q->sample)
 				S_question(h, &samples.out, q, page, 1);
 		}
+		doc_tree_close(tree);
+	}
 	S_part_value(&samples, v, "samples");
 	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "bank-title", s);
@@ -800,6 +812,8 @@ S_test(struct html *h, const struct test *t, size_t index)
 		render_out_text(o, tp->title);
 		render_out_close(o);
 		render_out_nl(o);
+		/* A one-file test's introduction is the test's (t->intro), not its topic's. */
+		tree = tp->doc != t->index ? doc_tree_open(tp->doc) : NULL;
 		if (!S_range_empty(&tp->intro)) {
 			char *prefix = xconcat("topic-", tp->slug, "-", NULL);
 
@@ -809,6 +823,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 			free(prefix);
 			render_out_nl(o);
 		}
+		doc_tree_close(tree);
 		for (k = 0; k < tp->nquestions; k++, frag++)
 			theme_writer_raw(o->w, frag->html, frag->len);
 		render_out_close(o);
@@ -877,6 +892,7 @@ S_deck(struct html *h, struct deck *d)
 	const char *page = d->url;
 	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
 	struct part lede, cards;
+	struct doc_tree *tree = doc_tree_open(d->doc);
 	char *s;
 	int rc;
 
@@ -893,6 +909,7 @@ S_deck(struct html *h, struct deck *d)
 	free(s);
 	S_part_begin(&cards, h);
 	S_cards(h, &cards.out, d, page);
+	doc_tree_close(tree);
 	S_part_value(&cards, v, "cards");
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
@@ -1128,6 +1145,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	struct tvars *v = S_common(h, PAGE_CHAPTER, page, c->title, description, NULL);
 	struct outline ol = { NULL, NULL, 0, 0 };
 	struct part body;
+	struct doc_tree *tree;
 	size_t i;
 	char *s, num[NUMBER_LEN], of[NUMBER_LEN];
 	int rc;
@@ -1138,7 +1156,9 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	free(s);
 	tvars_text(v, "lede", description);
 	S_part_begin(&body, h);
+	tree = c->doc ? doc_tree_open(c->doc) : NULL;
 	S_chapter_body(h, c, &body.out, &ol);
+	doc_tree_close(tree);
 	S_part_value(&body, v, "body");
 	if (ol.title)
 		tvars_text(v, "title-id", ol.title->id);
@@ -1351,15 +1371,11 @@ S_page(struct html *h, size_t i)
 }
 
 static void
-S_question_job(void *arg, size_t job, int worker)
+S_question_frag(const struct html *h, size_t i)
 {
-	const struct html *h = arg;
-	struct frag *f = &h->frags[job];
+	struct frag *f = &h->frags[i];
 	struct part p;
 
-	(void)worker;
-	if (S_stopped(h))
-		return;
 	S_part_begin(&p, h);
 	S_question(h, &p.out, f->q, f->page, 0);
 	f->html = S_part_bytes(&p, &f->len);
@@ -1391,22 +1407,32 @@ S_list_questions(struct html *h)
 	}
 }
 
+/* The questions of one topic: a run of h->frags, rendered with its tree open. */
 struct frag_batch {
 	struct html *h;
-	size_t *which;             /* indices into h->frags */
+	size_t *start, *count;     /* per job: its run of h->frags */
 };
 
 static void
-S_some_question_job(void *arg, size_t job, int worker)
+S_topic_questions_job(void *arg, size_t job, int worker)
 {
 	struct frag_batch *fb = arg;
+	const struct html *h = fb->h;
+	struct doc_tree *tree;
+	size_t i;
 
-	S_question_job(fb->h, fb->which[job], worker);
+	(void)worker;
+	if (S_stopped(h))
+		return;
+	tree = doc_tree_open(h->frags[fb->start[job]].q->topic->doc);
+	for (i = fb->start[job]; i < fb->start[job] + fb->count[job]; i++)
+		S_question_frag(h, i);
+	doc_tree_close(tree);
 }
 
 /*
- * Renders the questions of topic tp again (all of them when NULL), each
- * on whichever thread is free.
+ * Renders the questions of topic tp again (all of them when NULL), a
+ * topic on whichever thread is free: a tree is open on one thread only.
  */
 static void
 S_render_questions(struct html *h, const struct topic *tp, int nthreads)
@@ -1414,20 +1440,25 @@ S_render_questions(struct html *h, const struct topic *tp, int nthreads)
 	struct frag_batch fb;
 	size_t i, n = 0;
 
-	if (tp == NULL) {
-		pool_run(nthreads, h->nfrags, S_question_job, h);
-		return;
-	}
 	fb.h = h;
-	fb.which = xcalloc(h->nfrags + 1, sizeof(*fb.which));
-	for (i = 0; i < h->nfrags; i++)
-		if (h->frags[i].q->topic == tp) {
-			free(h->frags[i].html);
-			h->frags[i].html = NULL;
-			fb.which[n++] = i;
+	fb.start = xcalloc(h->nfrags + 1, sizeof(*fb.start));
+	fb.count = xcalloc(h->nfrags + 1, sizeof(*fb.count));
+	for (i = 0; i < h->nfrags; i++) {
+		if (tp != NULL && h->frags[i].q->topic != tp)
+			continue;
+		free(h->frags[i].html);
+		h->frags[i].html = NULL;
+		if (n > 0 && h->frags[i].q->topic == h->frags[fb.start[n - 1]].q->topic &&
+		    fb.start[n - 1] + fb.count[n - 1] == i) {
+			fb.count[n - 1]++;
+			continue;
 		}
-	pool_run(nthreads, n, S_some_question_job, &fb);
-	free(fb.which);
+		fb.start[n] = i;
+		fb.count[n++] = 1;
+	}
+	pool_run(nthreads, n, S_topic_questions_job, &fb);
+	free(fb.start);
+	free(fb.count);
 }
 
 static void

@@ -1,19 +1,12 @@
 /*
  * links: every relative link and anchor, checked; backlinks recorded.
  *
- * Two things cmark does not tell us are recovered from the source:
- *
- *  - Exact columns. cmark-gfm counts inline columns right on a block's
- *    first line, but on its continuation lines it forgets the container
- *    prefix (indentation of a list item, a lazy line of a quote). Each
- *    later line's first inline node is matched with the line's first
- *    content byte, and that shift applies to the rest of the line; the
- *    result is checked against the `[` or `![` actually there.
- *  - Whether a link is reference-style. cmark resolves `[text][label]`
- *    to its URL. A broken definition must be reported once, where it is
- *    written, not at each use: definitions are found by scanning the
- *    source lines (outside fenced code), checked on their own, and a
- *    use of a broken one is not reported again.
+ * The links are those the index recorded (struct doc_link): where each
+ * is written, and whether it is reference-style. A broken reference
+ * definition must be reported once, where it is written, not at each
+ * use: definitions are found by scanning the source lines (outside
+ * fenced code), checked on their own, and a use of a broken one is not
+ * reported again.
  */
 #include "links.h"
 
@@ -746,23 +739,12 @@ S_apply(struct site *site, struct record_list *rl)
 /* Walking one doc. */
 
 /* A link or image as written in a doc; dest borrowed from the tree. */
-struct link_use {
-	const char *dest;
-	int line, col;
-	int is_image;
-	int ref;                   /* reference-style: [text][label] */
-};
-
 struct walker {
 	const struct site *site;
 	struct diag_list *dl;
 	struct record_list *rec;
 	struct doc *doc;
 	struct refdefs defs;
-	/* column repair, per block */
-	int block_line;                /* body-relative start line of the current block */
-	int delta_line;                /* the line `delta` was found for */
-	int delta;
 };
 
 static void
@@ -808,154 +790,12 @@ S_check(struct walker *w, const char *dest, int is_image, int line, int col, int
 	return st;
 }
 
-/* The first byte of a line's content, past container markers (1-based). */
-static int
-S_content_col(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '>'))
-		i++;
-	return (int)i + 1;
-}
-
-/*
- * The true column of an inline node (see the top of the file). Must be
- * called for every inline node in document order.
- */
-static int
-S_inline_col(struct walker *w, cmark_node *n)
-{
-	int l = cmark_node_get_start_line(n), c = cmark_node_get_start_column(n);
-	const char *s;
-	size_t len;
-
-	if (l <= 0 || l == w->block_line)
-		return c;
-	if (l != w->delta_line) {
-		s = doc_line(w->doc, l + w->doc->src->body_line - 1, &len);
-		w->delta_line = l;
-		w->delta = s ? S_content_col(s, len) - c : 0;
-	}
-	return c + w->delta;
-}
-
-/* Moves col onto the `[` (or `![`) of the link nearest to it on its line. */
-static int
-S_snap_col(struct walker *w, int line, int col, int is_image)
-{
-	size_t len, best = (size_t)-1, i;
-	const char *s = doc_line(w->doc, line, &len);
-	int found = 0;
-
-	if (s == NULL)
-		return col;
-	for (i = 0; i + 1 < len || (i < len && !is_image); i++) {
-		int hit = is_image ? (s[i] == '!' && s[i + 1] == '[') : s[i] == '[';
-		size_t d;
-
-		if (!hit)
-			continue;
-		d = i + 1 > (size_t)col ? i + 1 - (size_t)col : (size_t)col - i - 1;
-		if (!found || d < best) {
-			best = d;
-			found = (int)i + 1;
-		}
-		if (d == 0)
-			break;
-	}
-	return found ? found : col;
-}
-
-/*
- * Whether the link whose `[` is at line:col is reference-style: its
- * closing `]` is not followed by `(`.
- */
-static int
-S_is_reference(struct walker *w, int line, int col, int is_image)
-{
-	const char *body = w->doc->src->body, *end, *p;
-	size_t len, k;
-	const char *s = doc_line(w->doc, line, &len);
-	int depth = 0;
-
-	if (s == NULL || col < 1 || (size_t)col > len)
-		return 0;
-	p = s + col - 1 + (is_image ? 1 : 0);
-	if (*p != '[')
-		return 0;
-	end = body + w->doc->src->body_len;
-	if ((size_t)(end - p) > 65536)
-		end = p + 65536;
-	for (; p < end; p++) {
-		if (*p == '\\') {
-			p++;
-			continue;
-		}
-		if (*p == '`') {
-			const char *q;
-			size_t run = 1;
-
-			while (p + run < end && p[run] == '`')
-				run++;
-			for (q = p + run; q < end; q++) {
-				if (*q != '`')
-					continue;
-				for (k = 0; q + k < end && q[k] == '`'; k++)
-					;
-				if (k == run)
-					break;
-				q += k - 1;
-			}
-			p = q < end ? q + run - 1 : p + run - 1;
-			continue;
-		}
-		if (*p == '[')
-			depth++;
-		else if (*p == ']' && --depth == 0)
-			return !(p + 1 < end && p[1] == '(');
-	}
-	return 0;
-}
-
-/*
- * Remembers where a destination of d leads, for links_output_target:
- * rendering asks again for every link of every page, and resolving is
- * the costly part. Sorted and made unique once the walk is done.
- */
-/*
- * Where a link or image of w->doc is written and what it says, as found
- * in the tree: the columns repaired (S_inline_col, S_snap_col) and
- * whether it is reference-style. 0 for a node with no destination.
- */
-static int
-S_link_use(struct walker *w, cmark_node *n, struct link_use *u)
-{
-	const char *dest = cmark_node_get_url(n);
-	size_t len;
-	const char *s;
-
-	if (dest == NULL)
-		return 0;
-	u->dest = dest;
-	u->is_image = cmark_node_get_type(n) == CMARK_NODE_IMAGE;
-	u->line = cmark_node_get_start_line(n) + w->doc->src->body_line - 1;
-	u->col = S_inline_col(w, n);
-	/* Bare autolinks are absolute; only `[...]` links need a position fix. */
-	s = doc_line(w->doc, u->line, &len);
-	if (s && (u->col < 1 || (size_t)u->col > len ||
-	    s[u->col - 1] != (u->is_image ? '!' : '[')))
-		u->col = S_snap_col(w, u->line, u->col, u->is_image);
-	u->ref = S_is_reference(w, u->line, u->col, u->is_image);
-	return 1;
-}
-
 /*
  * Checks one use of a link; what it leads to goes to the records (for
  * backlinks). A linked file is recorded (S_check) in any case.
  */
 static void
-S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
+S_link_check(struct walker *w, const struct doc_link *u, const struct owner *o)
 {
 	struct resolution r;
 	enum resolve_status st;
@@ -977,50 +817,10 @@ S_link_check(struct walker *w, const struct link_use *u, const struct owner *o)
 }
 
 static void
-S_link(struct walker *w, cmark_node *n, const struct owner *o)
-{
-	struct link_use u;
-
-	if (S_link_use(w, n, &u))
-		S_link_check(w, &u, o);
-}
-
-/* Walks one top-level block of w->doc, checking links as owner o. */
-static void
-S_walk_block(struct walker *w, cmark_node *top, const struct owner *o)
-{
-	cmark_iter *it = cmark_iter_new(top);
-	cmark_event_type ev;
-
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
-		cmark_node_type t;
-
-		if (ev != CMARK_EVENT_ENTER)
-			continue;
-		if (md_is_block(n)) {
-			w->block_line = cmark_node_get_start_line(n);
-			w->delta_line = 0;
-			w->delta = 0;
-			continue;
-		}
-		t = cmark_node_get_type(n);
-		if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)
-			S_link(w, n, o);
-		else
-			S_inline_col(w, n);
-	}
-	cmark_iter_free(it);
-}
-
-static void
 S_walk_doc(struct walker *w, struct doc *d)
 {
-	struct question *qs = NULL;
-	struct card *cs = NULL;
-	size_t nq = 0, nc = 0, qi = 0, ci = 0, i;
 	struct owner o = { NULL, NULL };
-	cmark_node *n;
+	size_t i;
 
 	/* A file that is no page is not part of the site; its links are its own. */
 	if (d->url == NULL)
@@ -1042,22 +842,10 @@ S_walk_doc(struct walker *w, struct doc *d)
 	}
 	if (w->defs.len > 1)
 		qsort(w->defs.v, w->defs.len, sizeof(*w->defs.v), S_cmp_refdef);
-	if (d->topic && d->topic->doc == d) {
-		qs = d->topic->questions;
-		nq = d->topic->nquestions;
-	} else if (d->deck) {
-		cs = d->deck->cards;
-		nc = d->deck->ncards;
-	}
-	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
-		if (qi < nq && qs[qi].heading == n) {
-			o.q = &qs[qi++];
-			o.c = NULL;
-		} else if (ci < nc && cs[ci].heading == n) {
-			o.c = &cs[ci++];
-			o.q = NULL;
-		}
-		S_walk_block(w, n, &o);
+	for (i = 0; i < d->nlinks; i++) {
+		o.q = d->links[i].q;
+		o.c = d->links[i].c;
+		S_link_check(w, &d->links[i], &o);
 	}
 	S_refdefs_free(&w->defs);
 }

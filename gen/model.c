@@ -70,6 +70,8 @@ S_headings_free(struct heading_list *hl)
 	memset(hl, 0, sizeof(*hl));
 }
 
+static void S_index_end(struct doc *d);
+
 /* Positions and lines. */
 
 void
@@ -193,6 +195,31 @@ site_doc(const struct site *site, const char *rel)
 	return src ? src->doc : NULL;
 }
 
+/*
+ * Parses d for its index job. A file with more Markdown elements than
+ * [limits] max_elements is an error, and is indexed as empty: the model
+ * and the pages cost memory per element (a heading most), so this bounds
+ * what one file can cost.
+ */
+static void
+S_doc_parse(struct doc *d, struct diag_list *dl)
+{
+	const struct source *src = d->src;
+	size_t nodes;
+
+	d->parsed = 1;
+	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
+	if (nodes <= d->max_elements)
+		return;
+	diag_error(dl, src->display, 0, 0,
+	    "more than %zu Markdown elements (headings, paragraphs, list items, "
+	    "links, ...): split the file, or raise [limits] max_elements in site.toml", d->max_elements);
+	cmark_node_free(d->root);
+	d->root = md_parse("", 0);
+	d->src->broken = 1;
+	d->emptied = 1;
+}
+
 /* Headings: attributes and ids, for every doc alike. */
 
 /*
@@ -260,6 +287,8 @@ S_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallb
 	cmark_node *n;
 	size_t i, j;
 
+	if (d->root == NULL && !d->parsed)
+		S_doc_parse(d, dl);
 	for (n = cmark_node_first_child(d->root); n; n = S_next_block(d->root, n)) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			struct heading *h;
@@ -911,6 +940,7 @@ S_topic_job(void *arg, size_t job, int worker)
 
 	(void)worker;
 	j->topic = S_build_topic(j->doc, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
+	S_index_end(j->doc);
 	free(slug);
 }
 
@@ -961,6 +991,7 @@ S_build_tests(struct site *site, struct diag_list *dl)
 				/* What comes before the first question introduces the test. */
 				t->intro = tp->intro;
 				memset(&tp->intro, 0, sizeof(tp->intro));
+				S_index_end(d);
 			}
 			free(slug);
 		} else if (src->kind == SOURCE_TEST_INDEX) {
@@ -972,6 +1003,7 @@ S_build_tests(struct site *site, struct diag_list *dl)
 			t = S_test_new(slug, d);
 			d->url = xstrdup(t->url);
 			t->title = S_test_index(d, &t->intro, dl);
+			S_index_end(d);
 			if (t->title == NULL)
 				t->title = xstrdup(slug);
 			prefix = strlen(dir) + 1;
@@ -1334,13 +1366,6 @@ S_same_address(const struct site *site, struct diag_list *dl)
 	free(k);
 }
 
-/* Parsing every doc (S_parse_docs). */
-struct parse_batch {
-	struct site *site;
-	size_t max;                /* [limits] max_elements */
-	unsigned char *over;       /* per doc: more elements than max */
-};
-
 /* Chapters, built each from its own doc, in parallel. */
 struct chapter_batch {
 	struct doc **docs;
@@ -1355,6 +1380,7 @@ S_chapter_job(void *arg, size_t job, int worker)
 
 	(void)worker;
 	cb->chapters[job] = S_build_chapter(cb->docs[job], &cb->dls[job]);
+	S_index_end(cb->docs[job]);
 }
 
 static void
@@ -1401,6 +1427,380 @@ S_build_guide(struct site *site, struct diag_list *dl)
 	S_same_address(site, dl);
 }
 
+/* The links as written (struct doc_link), found while a doc is indexed. */
+
+/*
+ * Two things cmark does not tell are recovered from the source: exact
+ * columns (on a block's continuation lines cmark forgets the container
+ * prefix: each later line's first inline node is matched with the
+ * line's first content byte, and that shift applies to the rest of the
+ * line; the result is checked against the `[` or `![` actually there),
+ * and whether a link is reference-style (cmark resolves
+ * `[text][label]` to its URL).
+ */
+struct link_walk {
+	struct doc *d;
+	size_t cap;
+	int block_line;            /* body-relative start line of the current block */
+	int delta_line;            /* the line `delta` was found for */
+	int delta;
+};
+
+/* The first byte of a line's content, past container markers (1-based). */
+static int
+S_content_col(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '>'))
+		i++;
+	return (int)i + 1;
+}
+
+/* The true column of an inline node; called for every inline node in document order. */
+static int
+S_inline_col(struct link_walk *w, cmark_node *n)
+{
+	int l = cmark_node_get_start_line(n), c = cmark_node_get_start_column(n);
+	const char *s;
+	size_t len;
+
+	if (l <= 0 || l == w->block_line)
+		return c;
+	if (l != w->delta_line) {
+		s = doc_line(w->d, l + w->d->src->body_line - 1, &len);
+		w->delta_line = l;
+		w->delta = s ? S_content_col(s, len) - c : 0;
+	}
+	return c + w->delta;
+}
+
+/* Moves col onto the `[` (or `![`) of the link nearest to it on its line. */
+static int
+S_snap_col(struct doc *d, int line, int col, int is_image)
+{
+	size_t len, best = (size_t)-1, i;
+	const char *s = doc_line(d, line, &len);
+	int found = 0;
+
+	if (s == NULL)
+		return col;
+	for (i = 0; i + 1 < len || (i < len && !is_image); i++) {
+		int hit = is_image ? (s[i] == '!' && s[i + 1] == '[') : s[i] == '[';
+		size_t dist;
+
+		if (!hit)
+			continue;
+		dist = i + 1 > (size_t)col ? i + 1 - (size_t)col : (size_t)col - i - 1;
+		if (!found || dist < best) {
+			best = dist;
+			found = (int)i + 1;
+		}
+		if (dist == 0)
+			break;
+	}
+	return found ? found : col;
+}
+
+/* Whether the link whose `[` is at line:col is reference-style: its closing `]` is not followed by `(`. */
+static int
+S_is_reference(struct doc *d, int line, int col, int is_image)
+{
+	const char *body = d->src->body, *end, *p;
+	size_t len, k;
+	const char *s = doc_line(d, line, &len);
+	int depth = 0;
+
+	if (s == NULL || col < 1 || (size_t)col > len)
+		return 0;
+	p = s + col - 1 + (is_image ? 1 : 0);
+	if (*p != '[')
+		return 0;
+	end = body + d->src->body_len;
+	if ((size_t)(end - p) > 65536)
+		end = p + 65536;
+	for (; p < end; p++) {
+		if (*p == '\\') {
+			p++;
+			continue;
+		}
+		if (*p == '`') {
+			const char *q;
+			size_t run = 1;
+
+			while (p + run < end && p[run] == '`')
+				run++;
+			for (q = p + run; q < end; q++) {
+				if (*q != '`')
+					continue;
+				for (k = 0; q + k < end && q[k] == '`'; k++)
+					;
+				if (k == run)
+					break;
+				q += k - 1;
+			}
+			p = q < end ? q + run - 1 : p + run - 1;
+			continue;
+		}
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && --depth == 0)
+			return !(p + 1 < end && p[1] == '(');
+	}
+	return 0;
+}
+
+static void
+S_link_add(struct link_walk *w, cmark_node *n, struct question *q, struct card *c)
+{
+	const char *dest = cmark_node_get_url(n), *s;
+	struct doc *d = w->d;
+	struct doc_link *u;
+	size_t len;
+
+	if (dest == NULL)
+		return;
+	d->links = xgrow(d->links, &w->cap, d->nlinks + 1, sizeof(*d->links));
+	u = &d->links[d->nlinks++];
+	u->dest = xstrdup(dest);
+	u->is_image = cmark_node_get_type(n) == CMARK_NODE_IMAGE;
+	u->line = cmark_node_get_start_line(n) + d->src->body_line - 1;
+	u->col = S_inline_col(w, n);
+	u->q = q;
+	u->c = c;
+	/* Bare autolinks are absolute; only `[...]` links need a position fix. */
+	s = doc_line(d, u->line, &len);
+	if (s && (u->col < 1 || (size_t)u->col > len ||
+	    s[u->col - 1] != (u->is_image ? '!' : '[')))
+		u->col = S_snap_col(d, u->line, u->col, u->is_image);
+	u->ref = S_is_reference(d, u->line, u->col, u->is_image);
+}
+
+/* One top-level block's links, as written in question q or card c. */
+static void
+S_links_block(struct link_walk *w, cmark_node *top, struct question *q, struct card *c)
+{
+	cmark_iter *it = cmark_iter_new(top);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (md_is_block(n)) {
+			w->block_line = cmark_node_get_start_line(n);
+			w->delta_line = 0;
+			w->delta = 0;
+			continue;
+		}
+		t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE)
+			S_link_add(w, n, q, c);
+		else
+			S_inline_col(w, n);
+	}
+	cmark_iter_free(it);
+}
+
+/* Every link of a published doc, with the question or card it is in. */
+static void
+S_links_record(struct doc *d)
+{
+	struct link_walk w;
+	struct question *qs = NULL, *q = NULL;
+	struct card *cs = NULL, *c = NULL;
+	size_t nq = 0, nc = 0, qi = 0, ci = 0, i;
+	cmark_node *n;
+
+	for (i = 0; i < d->nlinks; i++)
+		free(d->links[i].dest);
+	free(d->links);
+	d->links = NULL;
+	d->nlinks = 0;
+	if (d->url == NULL || d->root == NULL)
+		return;
+	memset(&w, 0, sizeof(w));
+	w.d = d;
+	if (d->topic && d->topic->doc == d) {
+		qs = d->topic->questions;
+		nq = d->topic->nquestions;
+	} else if (d->deck) {
+		cs = d->deck->cards;
+		nc = d->deck->ncards;
+	}
+	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
+		if (qi < nq && qs[qi].heading == n) {
+			q = &qs[qi++];
+			c = NULL;
+		} else if (ci < nc && cs[ci].heading == n) {
+			c = &cs[ci++];
+			q = NULL;
+		}
+		S_links_block(&w, n, q, c);
+	}
+}
+
+/* Node pointers: set while a tree is open, NULL otherwise. */
+
+static void
+S_doc_detach(struct doc *d)
+{
+	static const struct block_range none = { NULL, NULL };
+	size_t i, k;
+
+	for (i = 0; i < d->nanchors; i++)
+		d->anchors[i].node = NULL;
+	if (d->topic && d->topic->doc == d) {
+		d->topic->intro = none;
+		for (i = 0; i < d->topic->nquestions; i++) {
+			struct question *q = &d->topic->questions[i];
+
+			q->heading = q->hint = q->options_list = NULL;
+			q->stem = q->explanation = none;
+			for (k = 0; k < q->noptions; k++)
+				q->options[k].item = q->options[k].feedback = NULL;
+		}
+	}
+	if (d->test && d->test->index == d)
+		d->test->intro = none;
+	if (d->deck) {
+		d->deck->intro = none;
+		for (i = 0; i < d->deck->ncards; i++) {
+			d->deck->cards[i].heading = NULL;
+			d->deck->cards[i].back = none;
+		}
+	}
+	if (d->chapter)
+		for (i = 0; i < d->chapter->nsections; i++)
+			d->chapter->sections[i]->heading = NULL;
+}
+
+/* The end of d's index job: its links recorded, its tree dropped. */
+static void
+S_index_end(struct doc *d)
+{
+	if (d->root == NULL)
+		return;
+	S_links_record(d);
+	S_doc_detach(d);
+	cmark_node_free(d->root);
+	d->root = NULL;
+}
+
+/* Trees again, for the outputs. */
+
+static void S_topic_free(struct topic *tp);
+static void S_chapter_free(struct chapter *c);
+
+struct doc_tree {
+	struct doc *d;
+	struct md_scratch *scratch;
+};
+
+/*
+ * Points d's model into td's tree: the index walk run again on it (the
+ * same source gives the same structure), its nodes taken and the rest
+ * dropped. The headings get their ids (doc_heading_id) from d's anchors.
+ */
+static void
+S_attach(struct doc *d, struct doc *td)
+{
+	struct diag_list dl;
+	size_t i, k;
+
+	diag_init(&dl);
+	if (d->topic && d->topic->doc == d) {
+		struct topic *tp = S_build_topic(td, d->topic->test, "", d->topic->slug, DIFF_NONE, &dl);
+
+		for (i = 0; i < tp->nquestions && i < d->topic->nquestions; i++) {
+			struct question *q = &d->topic->questions[i], *nq = &tp->questions[i];
+
+			q->heading = nq->heading;
+			q->stem = nq->stem;
+			q->hint = nq->hint;
+			q->options_list = nq->options_list;
+			q->explanation = nq->explanation;
+			for (k = 0; k < q->noptions && k < nq->noptions; k++) {
+				q->options[k].item = nq->options[k].item;
+				q->options[k].feedback = nq->options[k].feedback;
+			}
+		}
+		/* A one-file test: what comes before the first question introduces the test. */
+		if (d->test && d->test->index == d)
+			d->test->intro = tp->intro;
+		else
+			d->topic->intro = tp->intro;
+		S_topic_free(tp);
+	} else if (d->deck) {
+		struct deck *dk = S_build_deck(td, &dl);
+
+		d->deck->intro = dk->intro;
+		for (i = 0; i < dk->ncards && i < d->deck->ncards; i++) {
+			d->deck->cards[i].heading = dk->cards[i].heading;
+			d->deck->cards[i].back = dk->cards[i].back;
+		}
+		S_deck_free(dk);
+	} else if (d->chapter) {
+		struct chapter *c = S_build_chapter(td, &dl);
+
+		for (i = 0; i < c->nsections && i < d->chapter->nsections; i++)
+			d->chapter->sections[i]->heading = c->sections[i]->heading;
+		S_chapter_free(c);
+	} else if (d->test && d->test->index == d) {
+		free(S_test_index(td, &d->test->intro, &dl));
+	} else {
+		struct heading_list hl = { 0 };
+
+		S_build_page(td, &hl, &dl);
+		S_headings_free(&hl);
+	}
+	diag_free(&dl);
+	if (td->nanchors > 1)
+		qsort(td->anchors, td->nanchors, sizeof(*td->anchors), S_cmp_anchor);
+	for (k = 0; k < td->nanchors && k < d->nanchors; k++) {
+		d->anchors[k].node = td->anchors[k].node;
+		if (d->anchors[k].node)
+			S_mark_heading(d->anchors[k].node, d->anchors[k].id);
+	}
+}
+
+struct doc_tree *
+doc_tree_open(struct doc *d)
+{
+	struct doc_tree *t = xcalloc(1, sizeof(*t));
+	const struct source *src = d->src;
+	int empty = d->emptied || src->body == NULL;
+	struct doc td;
+	size_t k;
+
+	t->d = d;
+	d->root = md_parse_scratch(empty ? "" : src->body, empty ? 0 : src->body_len, NULL, &t->scratch);
+	memset(&td, 0, sizeof(td));
+	td.src = d->src;
+	td.root = d->root;
+	td.parsed = 1;
+	S_attach(d, &td);
+	for (k = 0; k < td.nanchors; k++)
+		free(td.anchors[k].id);
+	free(td.anchors);
+	free(td.line_starts);
+	free(td.url);
+	return t;
+}
+
+void
+doc_tree_close(struct doc_tree *t)
+{
+	if (t == NULL)
+		return;
+	S_doc_detach(t->d);
+	t->d->root = NULL;
+	md_scratch_free(t->scratch);
+	free(t);
+}
+
 /* Loading. */
 
 /* A topic's questions and what they own. */
@@ -1433,27 +1833,9 @@ S_cards_free(struct card *v, size_t n)
 	free(v);
 }
 
-/* Parses one doc, counting its elements against [limits] max_elements. */
+/* A doc for every Markdown source, in source order, not parsed yet. */
 static void
-S_parse_job(void *arg, size_t job, int worker)
-{
-	struct parse_batch *pb = arg;
-	struct doc *d = pb->site->docs[job];
-	const struct source *src = d->src;
-	size_t nodes;
-
-	(void)worker;
-	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
-	pb->over[job] = nodes > pb->max;
-}
-
-/*
- * Every Markdown file parsed, each on its own (in parallel); the model is
- * built from them in order after. pb->over says, per doc, whether it has
- * more elements than [limits] max_elements (caller frees pb's arrays).
- */
-static void
-S_parse_docs(struct site *site, struct parse_batch *pb)
+S_make_docs(struct site *site)
 {
 	size_t i, cap = 0;
 
@@ -1465,31 +1847,20 @@ S_parse_docs(struct site *site, struct parse_batch *pb)
 			continue;
 		d = xcalloc(1, sizeof(*d));
 		d->src = src;
+		d->max_elements = (size_t)site->cfg.limits.max_elements;
 		src->doc = d;
 		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
 		site->docs[site->ndocs++] = d;
 	}
-	pb->site = site;
-	pb->max = (size_t)site->cfg.limits.max_elements;
-	pb->over = xcalloc(site->ndocs + 1, 1);
-	pool_run(site->jobs, site->ndocs, S_parse_job, pb);
 }
 
-/*
- * One doc's headings marked with their ids (S_mark_heading), and its
- * anchors sorted for doc_anchor: a doc's own, so the docs go on every
- * thread.
- */
+/* One doc's anchors sorted for doc_anchor: a doc's own, so the docs go on every thread. */
 static void
 S_anchors_job(void *arg, size_t job, int worker)
 {
 	struct doc *d = ((struct doc **)arg)[job];
-	size_t k;
 
 	(void)worker;
-	for (k = 0; k < d->nanchors; k++)
-		if (d->anchors[k].node)
-			S_mark_heading(d->anchors[k].node, d->anchors[k].id);
 	if (d->nanchors > 1)
 		qsort(d->anchors, d->nanchors, sizeof(*d->anchors), S_cmp_anchor);
 }
@@ -1514,31 +1885,6 @@ S_unpublished(struct doc *d, struct diag_list *dl)
 	else
 		diag_warning(dl, d->src->display, 0, 0,
 		    "not published: pages are content/index.md and the files in quiz/, cards/ and guide/");
-}
-
-/*
- * A file with more Markdown elements than [limits] max_elements is an
- * error, and its tree is dropped before anything is built from it: the
- * model and the pages cost memory per element (a heading most), so this
- * bounds what one file can cost. Counting stops at the limit.
- */
-static void
-S_limit_elements(struct site *site, const unsigned char *over, struct diag_list *dl)
-{
-	size_t max = (size_t)site->cfg.limits.max_elements, i;
-
-	for (i = 0; i < site->ndocs; i++) {
-		struct doc *d = site->docs[i];
-
-		if (!over[i])
-			continue;
-		diag_error(dl, d->src->display, 0, 0,
-		    "more than %zu Markdown elements (headings, paragraphs, list items, "
-		    "links, ...): split the file, or raise [limits] max_elements in site.toml", max);
-		cmark_node_free(d->root);
-		d->root = md_parse("", 0);
-		d->src->broken = 1;
-	}
 }
 
 /* The home page, other pages and decks: each doc on its own, in parallel. */
@@ -1574,6 +1920,7 @@ S_pages_job(void *arg, size_t job, int worker)
 	default:
 		break;
 	}
+	S_index_end(d);
 }
 
 static void
@@ -1616,7 +1963,6 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 {
 	size_t errors = dl->errors, i, before;
 	char *toml_path, *content_dir;
-	struct parse_batch pb;
 
 	memset(site, 0, sizeof(*site));
 	site->root = xstrdup(root);
@@ -1642,14 +1988,20 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
 	free(content_dir);
 
-	S_parse_docs(site, &pb);
-	S_limit_elements(site, pb.over, dl);
+	S_make_docs(site);
 	S_build_pages_and_decks(site, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), S_cmp_deck);
 	S_build_tests(site, dl);
 	S_build_guide(site, dl);
-	free(pb.over);
+	/* The files no index job took: their element count is checked all the same. */
+	for (i = 0; i < site->ndocs; i++) {
+		struct doc *d = site->docs[i];
+
+		if (!d->parsed)
+			S_doc_parse(d, dl);
+		S_index_end(d);
+	}
 	pool_run(site->jobs, site->ndocs, S_anchors_job, site->docs);
 	return dl->errors > errors ? -1 : 0;
 }
@@ -1706,6 +2058,9 @@ S_doc_free_job(void *arg, size_t job, int worker)
 	for (j = 0; j < d->nanchors; j++)
 		free(d->anchors[j].id);
 	free(d->anchors);
+	for (j = 0; j < d->nlinks; j++)
+		free(d->links[j].dest);
+	free(d->links);
 	free(d->line_starts);
 	free(d->url);
 	if (d->root != NULL)
@@ -2152,6 +2507,8 @@ site_reload(struct site *site, const char *rel, struct site_change *ch, struct d
 	SWAP(d->line_starts, nd->line_starts, size_t *);
 	SWAP(d->nlines, nd->nlines, size_t);
 #undef SWAP
+	/* The new tree's links recorded, and the tree dropped, as an index job ends. */
+	S_index_end(d);
 	len = site->nassets;
 	if (links_resolve_doc(site, d, &tmp) == -1 || diag_failed(&tmp) || site->nassets != len)
 		goto out;              /* the full load that follows reports it */
@@ -2309,8 +2666,12 @@ S_dump_xrefs(FILE *fp, const char *indent, const struct xref_list *l)
 void
 site_dump(const struct site *site, FILE *fp)
 {
+	struct doc_tree **trees = xcalloc(site->ndocs + 1, sizeof(*trees));
 	size_t i, j, k, m;
 
+	/* The block ranges are shown as lines: every tree open while dumping. */
+	for (i = 0; i < site->ndocs; i++)
+		trees[i] = doc_tree_open(site->docs[i]);
 	fprintf(fp, "site ");
 	S_dump_str(fp, site->cfg.title);
 	fprintf(fp, "\n");
@@ -2415,4 +2776,7 @@ site_dump(const struct site *site, FILE *fp)
 	for (i = 0; i < site->sources.ndrafts; i++)
 		fprintf(fp, "draft content/%s\n", site->sources.drafts[i]);
 	fprintf(fp, "links %zu\n", site->stats.links);
+	for (i = site->ndocs; i-- > 0;)
+		doc_tree_close(trees[i]);
+	free(trees);
 }

@@ -5,9 +5,12 @@
  *        > decks > cards
  *        > guide > chapters > sections
  *
- * Each Markdown source is parsed once into a `doc` that owns its cmark
- * tree; questions, cards and sections point into those trees (they do
- * not own nodes). Block ranges are inclusive runs of sibling nodes.
+ * Each Markdown source is parsed while it is indexed, and its tree freed
+ * when its index job ends: the model keeps plain data (ids, titles, the
+ * links as written). An output parses a doc again for as long as it
+ * renders it (doc_tree_open): then questions, cards, sections and
+ * anchors point into that tree (they do not own nodes), and back to NULL
+ * once it is closed. Block ranges are inclusive runs of sibling nodes.
  * The model holds what was parsed and linked, nothing rendered; the
  * whole of it is freed in one place: site_free.
  */
@@ -48,10 +51,28 @@ struct anchor {
 	} u;
 };
 
-/* One parsed Markdown source. */
+/*
+ * A link or image as written in a doc, found when it was indexed: its
+ * column is on the `[` (or `![`) as written, whatever cmark counted.
+ */
+struct doc_link {
+	char *dest;
+	int line, col;
+	int is_image;
+	int ref;                   /* reference-style: [text][label] */
+	struct question *q;        /* the question or card it is written in, or NULL */
+	struct card *c;
+};
+
+/* One Markdown source. */
 struct doc {
 	struct source *src;        /* not owned */
-	cmark_node *root;          /* owned */
+	cmark_node *root;          /* the tree while open (doc_tree_open), else NULL */
+	struct doc_link *links;    /* in document order; only for a doc with a url */
+	size_t nlinks;
+	size_t max_elements;       /* private: [limits] max_elements */
+	int parsed;                /* private: indexed from a tree once */
+	int emptied;               /* private: over max_elements, indexed as empty */
 	char *url;                 /* output page, relative to out/ ("guide/x/index.html"); NULL if not published */
 	struct anchor *anchors;    /* sorted by id once parsing is done */
 	size_t nanchors, anchors_cap;
@@ -282,6 +303,16 @@ const char *doc_heading_id(const struct doc *d, cmark_node *heading);
  * line is not in the body. *len gets its length.
  */
 const char *doc_line(struct doc *d, int line, size_t *len);
+/*
+ * Parses d's source again, into a scratch arena of the calling thread,
+ * and points d's questions, cards, sections, anchors and intros into the
+ * tree (d->root) until doc_tree_close, which must be called on the same
+ * thread, trees closed in the reverse order of opening. Two threads must
+ * never hold the same doc open; others may read an open tree meanwhile.
+ */
+struct doc_tree;
+struct doc_tree *doc_tree_open(struct doc *d);
+void doc_tree_close(struct doc_tree *t);
 /* A node's start position in the file (cmark counts from the body's start). */
 void doc_node_pos(const struct doc *d, cmark_node *node, int *line, int *col);
 

@@ -1164,6 +1164,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 {
 	struct writer w;
 	struct fitting ft;
+	struct doc_tree *tree = NULL;
 	size_t npages = 0, p;
 	char *subject;
 	int rc;
@@ -1181,6 +1182,9 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 		return -1;
 	}
 	S_style(&w.st, pc);
+	/* Open on this thread; the fitting threads only read it. */
+	if (deck->doc)
+		tree = doc_tree_open(deck->doc);
 	w.progress = w.ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
 	subject = deck->description && *deck->description ? xstrdup(deck->description)
 	    : xasprintf("%zu flashcards", w.ncards);
@@ -1208,6 +1212,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	S_fitting_finish(&ft);
 	if (S_close(&w, path) == -1)
 		rc = -1;
+	doc_tree_close(tree);
 	return rc;
 }
 
