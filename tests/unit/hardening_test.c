@@ -169,7 +169,8 @@ test_templates(void)
 static char *
 S_render_chapter(struct site *site, const char *rel)
 {
-	const struct doc *d = site_doc(site, rel);
+	struct doc *d = site_doc(site, rel);
+	struct doc_tree *tree;
 	xmlBufferPtr xb;
 	xmlNodePtr holder;
 	struct render_opts o;
@@ -184,9 +185,11 @@ S_render_chapter(struct site *site, const char *rel)
 	o.doc = d;
 	o.page_url = d->url;
 	o.id_prefix = "";
+	tree = doc_tree_open(d);
 	r = render_new(&o);
 	render_children(r, holder, d->root);
 	render_free(r);
+	doc_tree_close(tree);
 	xb = xmlBufferCreate();
 	xmlNodeDump(xb, NULL, holder, 0, 0);
 	s = xstrdup((const char *)xmlBufferContent(xb));

@@ -89,9 +89,32 @@ S_test(const struct site *site, const char *slug)
 	return NULL;
 }
 
+/* Every doc's tree open (doc_tree_open), for looking at node pointers; S_trees_close after. */
+static struct doc_tree **
+S_trees_open(struct site *site)
+{
+	struct doc_tree **v = xcalloc(site->ndocs + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < site->ndocs; i++)
+		v[i] = doc_tree_open(site->docs[i]);
+	return v;
+}
+
+static void
+S_trees_close(struct site *site, struct doc_tree **v)
+{
+	size_t i;
+
+	for (i = site->ndocs; i-- > 0;)
+		doc_tree_close(v[i]);
+	free(v);
+}
+
 static void
 test_structure(void)
 {
+	struct doc_tree **trees;
 	struct site site;
 	struct diag_list dl;
 	struct test *t;
@@ -124,6 +147,9 @@ test_structure(void)
 	rc = fixture_load(&site, &dl);
 	CHECK_INT(rc, 0, "loads");
 	CHECK_STR(fixture_diags(&dl), "", "no diagnostics");
+	CHECK(site.ntests == 2 && site.tests[0]->topics[0]->questions[0].heading == NULL &&
+	    site.tests[0]->topics[0]->doc->root == NULL, "loaded: the model keeps no tree");
+	trees = S_trees_open(&site);
 
 	CHECK_INT(site.ntests, 2, "two tests");
 	CHECK_STR(site.ntests == 2 ? site.tests[0]->slug : NULL, "b-test", "weighted test first");
@@ -246,6 +272,9 @@ test_structure(void)
 	free(summary);
 	CHECK(site_doc(&site, "guide/a.md") != NULL, "site_doc finds a doc");
 	CHECK(site_doc(&site, "guide/zz.md") == NULL, "and not a missing one");
+	S_trees_close(&site, trees);
+	CHECK(site.ndecks == 1 && site.decks[0]->cards[0].heading == NULL && site.decks[0]->intro.first == NULL,
+	    "closed: no node pointer left");
 	fixture_end(&site, &dl);
 }
 
@@ -395,6 +424,7 @@ test_chapter_sections(void)
 	struct site site;
 	struct diag_list dl;
 	struct chapter *c = NULL;
+	struct doc_tree *tree;
 	size_t i;
 
 	CHECK_GROUP("chapter sections");
@@ -406,6 +436,7 @@ test_chapter_sections(void)
 		if (strcmp(site.chapters[i]->slug, "ring") == 0)
 			c = site.chapters[i];
 	CHECK(c != NULL && c->nsections == 4, "the chapter is in the guide, with four sections");
+	tree = c ? doc_tree_open(c->doc) : NULL;
 	for (i = 0; c && i < c->nsections && i < 4; i++) {
 		cmark_node *h = c->sections[i]->heading;
 		char *text = h ? md_plain_text(h) : NULL;
@@ -415,6 +446,7 @@ test_chapter_sections(void)
 		CHECK(text && strchr(text, '{') == NULL, "attribute blocks are taken off the text");
 		free(text);
 	}
+	doc_tree_close(tree);
 	fixture_end(&site, &dl);
 }
 
