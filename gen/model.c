@@ -1696,7 +1696,6 @@ static void S_chapter_free(struct chapter *c);
 
 struct doc_tree {
 	struct doc *d;
-	struct md_scratch *scratch;
 };
 
 /*
@@ -1776,7 +1775,12 @@ doc_tree_open(struct doc *d)
 	size_t k;
 
 	t->d = d;
-	d->root = md_parse_scratch(empty ? "" : src->body, empty ? 0 : src->body_len, NULL, &t->scratch);
+	/*
+	 * cmark's own allocator, not a scratch arena: an output may hold a
+	 * tree for a long time (a deck's, while all its pages are drawn), and
+	 * an arena keeps every block cmark frees as it parses and edits.
+	 */
+	d->root = md_parse(empty ? "" : src->body, empty ? 0 : src->body_len);
 	memset(&td, 0, sizeof(td));
 	td.src = d->src;
 	td.root = d->root;
@@ -1796,8 +1800,8 @@ doc_tree_close(struct doc_tree *t)
 	if (t == NULL)
 		return;
 	S_doc_detach(t->d);
+	cmark_node_free(t->d->root);
 	t->d->root = NULL;
-	md_scratch_free(t->scratch);
 	free(t);
 }
 

@@ -304,11 +304,10 @@ const char *doc_heading_id(const struct doc *d, cmark_node *heading);
  */
 const char *doc_line(struct doc *d, int line, size_t *len);
 /*
- * Parses d's source again, into a scratch arena of the calling thread,
- * and points d's questions, cards, sections, anchors and intros into the
- * tree (d->root) until doc_tree_close, which must be called on the same
- * thread, trees closed in the reverse order of opening. Two threads must
- * never hold the same doc open; others may read an open tree meanwhile.
+ * Parses d's source again and points d's questions, cards, sections,
+ * anchors and intros into the tree (d->root) until doc_tree_close frees
+ * it. Two threads must never hold the same doc open; others may read an
+ * open tree meanwhile.
  */
 struct doc_tree;
 struct doc_tree *doc_tree_open(struct doc *d);
