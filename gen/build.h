@@ -17,8 +17,6 @@
  */
 extern volatile sig_atomic_t build_cancelled;
 
-struct html_site;
-
 struct build_options {
 	const char *outdir;        /* the output folder */
 	int html;                  /* write the site */
@@ -27,7 +25,6 @@ struct build_options {
 	size_t ndecks;
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
-	struct html_site *html_site; /* serve: write the pages with this (html_open), which keeps them */
 };
 
 /*

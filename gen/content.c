@@ -648,19 +648,6 @@ S_read_markdown(struct source *src, size_t max_size, struct diag_list *dl)
 	content_front_matter(src, dl);
 }
 
-struct source *
-content_reread(const struct source *old, size_t max_size, struct diag_list *dl)
-{
-	struct source *src = xcalloc(1, sizeof(*src));
-
-	src->rel = xstrdup(old->rel);
-	src->display = xstrdup(old->display);
-	src->path = xstrdup(old->path);
-	src->kind = old->kind;
-	S_read_markdown(src, max_size, dl);
-	return src;
-}
-
 int
 content_load(struct source_set *set, const char *content_dir,
     const char *display_prefix, struct diag_list *dl)

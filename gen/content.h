@@ -67,8 +67,7 @@ struct source_set {
 	 * content_find's index: for each slot, 1 + the position in v of a
 	 * source whose rel hashes there (0: empty), open addressing over a
 	 * power of two at least twice len. Built by content_load; a set
-	 * without one is searched in order. A source replaced in its slot
-	 * of v (site_reload) keeps its rel, so the index stays right.
+	 * without one is searched in order.
 	 */
 	size_t *index;
 	size_t nindex;
@@ -94,14 +93,6 @@ int content_load(struct source_set *set, const char *content_dir,
 int content_load_max(struct source_set *set, const char *content_dir,
     const char *display_prefix, size_t max_size, int nthreads, struct diag_list *dl);
 void content_free(struct source_set *set);
-/*
- * A Markdown source read again from disk (serve, after an edit): a new
- * source with old's place and kind and the file's bytes now, checked as
- * content_load checks them. Caller frees with source_free.
- */
-struct source *content_reread(const struct source *old, size_t max_size,
-    struct diag_list *dl);
-
 /*
  * Splits and validates front matter of one Markdown file already in
  * src->data; fills src->fm, body, body_len, body_line. Exposed for tests

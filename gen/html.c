@@ -35,20 +35,19 @@ struct html {
 	size_t nurls, urls_cap;
 	/*
 	 * Every question of the bank, rendered on its own before the pages
-	 * (S_render_questions): a test page of 10,000 questions is then not
+	 * (S_pages): a test page of 10,000 questions is then not
 	 * one long job for one thread. In test, topic, question order;
 	 * first[i] is where test i's start.
 	 */
 	struct frag *frags;
 	size_t nfrags;
 	size_t *first;
-	int replace;               /* pages replace served files: write beside, then rename */
 	/*
 	 * A writer the parts use in turn (S_part_begin), set by who renders
 	 * many: its cache of element facts stays warm from one to the next.
 	 */
 	struct theme_writer *writer;
-	const volatile sig_atomic_t *stop; /* html_write's: non-zero ends the pages */
+	const volatile sig_atomic_t *stop; /* S_site_write's: non-zero ends the pages */
 };
 
 /* A question as the writer wrote it. */
@@ -271,19 +270,6 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	return v;
 }
 
-/* A served file replaced whole: a reader sees the old page or the new one. */
-static int
-S_replace_file(const char *path, const char *data, size_t len)
-{
-	char *tmp = xasprintf("%s.new-%ld", path, (long)getpid());
-	int rc = file_write(tmp, data, len);
-
-	if (rc == 0 && (rc = rename(tmp, path)) == -1)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
 static int
 S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const char *page)
 {
@@ -299,13 +285,13 @@ S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const 
 		goto out;
 	path = path_join(h->outdir, page);
 	/* A page is <folder>/index.html, its folder new in the staging: made first, sparing an open that fails. */
-	if (!h->replace && path_has_suffix(page, "/index.html")) {
+	if (path_has_suffix(page, "/index.html")) {
 		char *dir = path_dirname(path);
 
 		(void)mkdir(dir, 0777);
 		free(dir);
 	}
-	if ((h->replace ? S_replace_file(path, b.data, b.len) : file_write(path, b.data, b.len)) == -1) {
+	if (file_write(path, b.data, b.len) == -1) {
 		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
@@ -1431,11 +1417,11 @@ S_topic_questions_job(void *arg, size_t job, int worker)
 }
 
 /*
- * Renders the questions of topic tp again (all of them when NULL), a
- * topic on whichever thread is free: a tree is open on one thread only.
+ * Renders every question of the bank, a topic on whichever thread is
+ * free: a tree is open on one thread only.
  */
 static void
-S_render_questions(struct html *h, const struct topic *tp, int nthreads)
+S_render_questions(struct html *h, int nthreads)
 {
 	struct frag_batch fb;
 	size_t i, n = 0;
@@ -1444,10 +1430,6 @@ S_render_questions(struct html *h, const struct topic *tp, int nthreads)
 	fb.start = xcalloc(h->nfrags + 1, sizeof(*fb.start));
 	fb.count = xcalloc(h->nfrags + 1, sizeof(*fb.count));
 	for (i = 0; i < h->nfrags; i++) {
-		if (tp != NULL && h->frags[i].q->topic != tp)
-			continue;
-		free(h->frags[i].html);
-		h->frags[i].html = NULL;
 		if (n > 0 && h->frags[i].q->topic == h->frags[fb.start[n - 1]].q->topic &&
 		    fb.start[n - 1] + fb.count[n - 1] == i) {
 			fb.count[n - 1]++;
@@ -1498,7 +1480,7 @@ S_page_job(void *arg, size_t job, int worker)
 	size_t first;
 
 	(void)worker;
-	/* A signal (html_write's stop) ends the build between pages. */
+	/* A signal (S_site_write's stop) ends the build between pages. */
 	if (job > atomic_load(&pb->failed) || S_stopped(&h)) {
 		r->rc = -1;
 		goto out;
@@ -1540,7 +1522,7 @@ S_pages(struct html *h, int nthreads)
 	xmlInitParser();
 	S_free_questions(h);
 	S_list_questions(h);
-	S_render_questions(h, NULL, nthreads);
+	S_render_questions(h, nthreads);
 	if (S_stopped(h)) {
 		free(pb.res);
 		return -1;
@@ -1571,8 +1553,8 @@ struct html_site {
 	struct html h;
 };
 
-struct html_site *
-html_open(const struct site *site, struct diag_list *dl)
+static struct html_site *
+S_site_open(const struct site *site, struct diag_list *dl)
 {
 	struct html_site *hs = xcalloc(1, sizeof(*hs));
 
@@ -1598,8 +1580,8 @@ S_forget_urls(struct html *h)
 	h->nurls = h->urls_cap = 0;
 }
 
-int
-html_write(struct html_site *hs, const char *outdir, int nthreads,
+static int
+S_site_write(struct html_site *hs, const char *outdir, int nthreads,
     const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
 	struct html *h = &hs->h;
@@ -1607,7 +1589,6 @@ html_write(struct html_site *hs, const char *outdir, int nthreads,
 
 	h->outdir = outdir;
 	h->dl = dl;
-	h->replace = 0;
 	h->stop = stop;
 	if (theme_copy_assets(&hs->theme, outdir, dl) == -1 || S_assets(h) == -1)
 		goto out;
@@ -1619,57 +1600,8 @@ out:
 	return rc;
 }
 
-/* The index of p in v[0..n), which holds it. */
-static size_t
-S_index(void *const *v, size_t n, const void *p)
-{
-	size_t i;
-
-	for (i = 0; i < n && v[i] != p; i++)
-		;
-	return i;
-}
-
-int
-html_update(struct html_site *hs, const struct site_change *ch, const char *outdir,
-    int nthreads, struct diag_list *dl)
-{
-	const struct site *site = hs->h.site;
-	struct html *h = &hs->h;
-	size_t i;
-	int rc = 0, pages;
-
-	h->outdir = outdir;
-	h->dl = dl;
-	h->replace = 1;
-	/* serve stops between updates, never inside one. */
-	h->stop = NULL;
-	if (ch->topic) {
-		const struct test *t = ch->topic->test;
-
-		S_render_questions(h, ch->topic, nthreads);
-		rc |= S_test(h, t, S_index((void *const *)site->tests, site->ntests, t));
-	}
-	if (ch->deck)
-		rc |= S_deck(h, ch->deck);
-	if (ch->home)
-		rc |= S_home(h);
-	if (ch->test)
-		rc |= S_test(h, ch->test, S_index((void *const *)site->tests, site->ntests, ch->test));
-	if (ch->chapter)
-		rc |= S_chapter(h, ch->chapter,
-		    S_index((void *const *)site->chapters, site->nchapters, ch->chapter));
-	for (i = 0; i < ch->nchapters; i++)
-		rc |= S_chapter(h, ch->chapters[i],
-		    S_index((void *const *)site->chapters, site->nchapters, ch->chapters[i]));
-	pages = (int)h->nurls;
-	S_forget_urls(h);
-	h->replace = 0;
-	return rc ? -1 : pages;
-}
-
-void
-html_close(struct html_site *hs)
+static void
+S_site_close(struct html_site *hs)
 {
 	if (hs == NULL)
 		return;
@@ -1683,12 +1615,12 @@ int
 html_build(const struct site *site, const char *outdir, int nthreads,
     const volatile sig_atomic_t *stop, struct diag_list *dl)
 {
-	struct html_site *hs = html_open(site, dl);
+	struct html_site *hs = S_site_open(site, dl);
 	int rc;
 
 	if (hs == NULL)
 		return -1;
-	rc = html_write(hs, outdir, nthreads, stop, dl);
-	html_close(hs);
+	rc = outdir ? S_site_write(hs, outdir, nthreads, stop, dl) : 0;
+	S_site_close(hs);
 	return rc;
 }

@@ -938,20 +938,3 @@ links_resolve(struct site *site, struct diag_list *dl)
 	return dl->errors > errors ? -1 : 0;
 }
 
-int
-links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl)
-{
-	struct record_list rec;
-	struct walker w;
-	size_t errors = dl->errors;
-
-	memset(&w, 0, sizeof(w));
-	memset(&rec, 0, sizeof(rec));
-	w.site = site;
-	w.dl = dl;
-	w.rec = &rec;
-	S_walk_doc(&w, d);
-	S_apply(site, &rec);
-	S_assets_unique(site);
-	return dl->errors > errors ? -1 : 0;
-}

@@ -14,13 +14,6 @@
  */
 int links_resolve(struct site *site, struct diag_list *dl);
 /*
- * links_resolve for one doc of a resolved site, after site_reload put
- * it back: its backlinks are appended to the sections' lists (the caller
- * restores model order) and its assets added to site->assets.
- */
-int links_resolve_doc(struct site *site, struct doc *d, struct diag_list *dl);
-
-/*
  * Where a link destination written in doc `from` leads in the output, as
  * a URL below out/ with any fragment ("guide/ring/index.html#ring-all-reduce");
  * the path is percent-encoded (url_encode_path), so the first '#' starts

@@ -270,11 +270,9 @@ S_outdir(const struct cli *cli)
 static void
 S_check_outputs(const struct site *site, struct diag_list *dl)
 {
-	struct html_site *hs = html_open(site, dl);
 	size_t i;
 
-	if (hs != NULL)
-		html_close(hs);
+	html_build(site, NULL, 1, NULL, dl);
 	for (i = 0; i < site->ndecks; i++)
 		if (pdf_write_deck(site, site->decks[i], &site->cfg.print, NULL, site->jobs,
 		    NULL, dl) == -1)

@@ -251,36 +251,6 @@ int site_load(struct site *site, const char *root, const struct site_options *op
     struct diag_list *dl);
 void site_free(struct site *site);
 
-/* What site_reload changed: the pages to write again. */
-struct site_change {
-	struct topic *topic;       /* the file reloaded: one of these five */
-	struct deck *deck;
-	struct chapter *chapter;
-	struct test *test;         /* its _index.md */
-	int home;                  /* content/index.md */
-	struct chapter **chapters; /* chapters listing the topic's questions or the deck's cards */
-	size_t nchapters;
-};
-
-enum { SITE_RELOADED, SITE_RELOAD_ALL };
-
-/*
- * Reads content/<rel> again after an edit (serve) and puts it into the
- * loaded site in place, if it is a topic, deck, chapter, test's _index.md
- * or the home page whose shape the edit left alone: the same front matter bytes, the same question, card
- * or section ids in the same order (and classes, titles, levels), the
- * same anchors, no new linked file, and no diagnostic that fails the
- * build. Then every struct the rest of the model points at stays where
- * it is, only its contents change, and the pages to write again are in
- * ch (free with site_change_free). Returns SITE_RELOADED, or
- * SITE_RELOAD_ALL: the caller must load the site afresh (which also
- * reports any error); the site may then be half-changed, fit only for
- * site_free.
- */
-int site_reload(struct site *site, const char *rel, struct site_change *ch,
-    struct diag_list *dl);
-void site_change_free(struct site_change *ch);
-
 /* The summary line of `quizdeck check` (no trailing newline); caller frees. */
 char *site_summary(const struct site *site, const struct diag_list *dl);
 /* A stable text dump of the model, for golden tests (`check --dump`). */

@@ -44,7 +44,6 @@
 #include <microhttpd.h>
 
 #include "build.h"
-#include "html.h"
 #include "links.h"
 #include "model.h"
 #include "outputs.h"
@@ -107,14 +106,6 @@ struct serve {
 	char **pdf_decks;            /* deck slugs whose file changed */
 	size_t npdf_decks, pdf_decks_cap;
 
-	/*
-	 * The site served, kept loaded (loaded) with its rendered
-	 * questions, so an edit of one file is put in place (site_reload)
-	 * and only the pages it changes are written again.
-	 */
-	struct site site;
-	struct html_site *html;
-	int loaded;
 };
 
 /* The pipe the signal handler writes to, to wake poll(). */
@@ -912,15 +903,12 @@ S_read_events(struct serve *sv)
 /* --- building ---------------------------------------------------------------- */
 
 /*
- * "content/x.md changed: rebuilt in 12 ms", or "... 2 pages updated in
- * 8 ms" when only the pages an edit changed were written (pages >= 0).
- * Names the last path that still exists: editors and sed write
- * temporary files first.
+ * "content/x.md changed: rebuilt in 12 ms". Names the last path that
+ * still exists: editors and sed write temporary files first.
  */
 static void
-S_log_rebuild(struct serve *sv, double ms, int pages)
+S_log_rebuild(struct serve *sv, double ms)
 {
-	char what[64];
 	const char *name = NULL;
 	size_t i, n = 0;
 
@@ -934,17 +922,13 @@ S_log_rebuild(struct serve *sv, double ms, int pages)
 		}
 		free(full);
 	}
-	if (pages < 0)
-		snprintf(what, sizeof(what), "rebuilt in %.0f ms", ms);
-	else
-		snprintf(what, sizeof(what), "%d %s updated in %.0f ms", pages,
-		    pages == 1 ? "page" : "pages", ms);
 	if (name == NULL)
-		fprintf(stderr, "quizdeck: files removed: %s\n", what);
+		fprintf(stderr, "quizdeck: files removed: rebuilt in %.0f ms\n", ms);
 	else if (n == 1)
-		fprintf(stderr, "quizdeck: %s changed: %s\n", name, what);
+		fprintf(stderr, "quizdeck: %s changed: rebuilt in %.0f ms\n", name, ms);
 	else
-		fprintf(stderr, "quizdeck: %s and %zu more changed: %s\n", name, n - 1, what);
+		fprintf(stderr, "quizdeck: %s and %zu more changed: rebuilt in %.0f ms\n", name,
+		    n - 1, ms);
 }
 
 /* The diagnostics as plain text for the overlay, errors first. */
@@ -987,138 +971,47 @@ S_set_generation(struct serve *sv)
 	pthread_mutex_unlock(&sv->st.lock);
 }
 
-/* Forgets the loaded site: the next build loads it afresh. */
-static void
-S_drop_site(struct serve *sv)
-{
-	html_close(sv->html);
-	sv->html = NULL;
-	if (sv->loaded)
-		site_free(&sv->site);
-	sv->loaded = 0;
-}
-
-/* Whether rel (below content/) is a folder the loaded site has sources in. */
-static int
-S_holds_sources(const struct serve *sv, const char *rel)
-{
-	size_t i, n = strlen(rel);
-
-	for (i = 0; i < sv->site.sources.len; i++) {
-		const char *r = sv->site.sources.v[i]->rel;
-
-		if (strncmp(r, rel, n) == 0 && r[n] == '/')
-			return 1;
-	}
-	return 0;
-}
-
 /*
- * The changes as edits of loaded topics, decks and chapters, each put in
- * place and its pages written again. Returns the number of pages written
- * when that covered every change, -1 when the whole site must be loaded and built: anything else
- * changed (site.toml, the theme, a file added, removed or not Markdown),
- * or site_reload said so. A change to a file that is neither there now
- * nor part of the site (an editor's temporary file) is nothing.
+ * Loads, links and builds the whole site into site (always to be freed
+ * with site_free); build_run swaps the output in only when all of it
+ * succeeded. 0 if it did.
  */
 static int
-S_reload(struct serve *sv, struct diag_list *dl)
-{
-	size_t i;
-	int pages = 0;
-
-	if (!sv->loaded || sv->pdf_all || sv->nchanged == 0)
-		return -1;
-	for (i = 0; i < sv->nchanged; i++) {
-		const char *rel = sv->changed[i];
-		char *full = path_join(sv->root, rel);
-		int exists = path_is_file(full), folder = path_is_dir(full), known;
-
-		free(full);
-		/* A folder made, moved or removed brings or takes files inotify may not name. */
-		if (strncmp(rel, "content/", 8) != 0 || folder || S_holds_sources(sv, rel + 8))
-			return -1;
-		known = content_find(&sv->site.sources, rel + 8) != NULL;
-		if (!exists && !known)
-			continue;
-		if (!exists || !known || !path_has_suffix(rel, ".md"))
-			return -1;
-	}
-	for (i = 0; i < sv->nchanged; i++) {
-		const char *rel = sv->changed[i];
-		struct site_change ch;
-		int rc;
-
-		if (content_find(&sv->site.sources, rel + 8) == NULL)
-			continue;
-		if (site_reload(&sv->site, rel + 8, &ch, dl) != SITE_RELOADED) {
-			S_drop_site(sv);
-			return -1;
-		}
-		rc = html_update(sv->html, &ch, sv->sitedir, sv->site.jobs, dl);
-		site_change_free(&ch);
-		if (rc == -1) {
-			S_drop_site(sv);
-			return -1;
-		}
-		pages += rc;
-	}
-	return pages;
-}
-
-/* Loads and builds the whole site and swaps it in; keeps it loaded. 0 if it worked. */
-static int
-S_build_all(struct serve *sv, int initial, struct diag_list *dl)
+S_build_all(struct serve *sv, int initial, struct site *site, struct diag_list *dl)
 {
 	struct build_options bo;
 	struct site_options so;
 
-	S_drop_site(sv);
 	memset(&so, 0, sizeof(so));
 	memset(&bo, 0, sizeof(bo));
-	sv->loaded = 1;
-	site_load(&sv->site, sv->root, &so, dl);
-	links_resolve(&sv->site, dl);
-	outputs_check(&sv->site, dl);
+	site_load(site, sv->root, &so, dl);
+	links_resolve(site, dl);
+	outputs_check(site, dl);
 	if (diag_failed(dl))
-		goto fail;
-	if ((sv->html = html_open(&sv->site, dl)) == NULL)
-		goto fail;
+		return -1;
 	bo.outdir = sv->sitedir;
 	bo.html = 1;
 	bo.pdf = 0;
 	bo.progress = initial && isatty(fileno(stderr));
-	bo.html_site = sv->html;
-	if (build_run(&sv->site, &bo, dl) == -1)
-		goto fail;
-	return 0;
-fail:
-	S_drop_site(sv);
-	return -1;
+	return build_run(site, &bo, dl);
 }
 
 /*
- * Builds what changed (or everything), then tells the tabs. Returns 0 if
- * the build succeeded. PDFs follow the reload (a tab is not kept waiting
+ * Builds the site again, then tells the tabs. Returns 0 if the build
+ * succeeded. PDFs follow the reload (a tab is not kept waiting
  * for them) for the decks that changed.
  */
 static int
 S_build(struct serve *sv, int initial)
 {
 	struct diag_list dl, pdl;
+	struct site site;
 	double t0 = S_now_ms(), ms;
-	int rc = -1, pages = -1;
+	int rc;
 
 	diag_init(&dl);
 	diag_init(&pdl);
-	if (!initial && (pages = S_reload(sv, &dl)) >= 0)
-		rc = 0;
-	else {
-		/* What a failed reload said is said again by the full load. */
-		diag_free(&dl);
-		diag_init(&dl);
-		rc = S_build_all(sv, initial, &dl);
-	}
+	rc = S_build_all(sv, initial, &site, &dl);
 	ms = S_now_ms() - t0;
 	diag_sort(&dl);
 	sv->opt->report(&dl);
@@ -1140,9 +1033,8 @@ S_build(struct serve *sv, int initial)
 		if (initial)
 			fprintf(stderr, "quizdeck: built in %.0f ms\n", ms);
 		else
-			S_log_rebuild(sv, ms, pages);
+			S_log_rebuild(sv, ms);
 		if (sv->pdf_all || sv->npdf_decks > 0) {
-			const struct site *site = &sv->site;
 			struct build_options po;
 			size_t i, k = 0;
 
@@ -1152,8 +1044,8 @@ S_build(struct serve *sv, int initial)
 			po.pdf = 1;
 			if (!sv->pdf_all) {
 				for (i = 0; i < sv->npdf_decks; i++)
-					for (size_t j = 0; j < site->ndecks; j++)
-						if (strcmp(site->decks[j]->slug, sv->pdf_decks[i]) == 0) {
+					for (size_t j = 0; j < site.ndecks; j++)
+						if (strcmp(site.decks[j]->slug, sv->pdf_decks[i]) == 0) {
 							char *t = sv->pdf_decks[k];
 
 							sv->pdf_decks[k++] = sv->pdf_decks[i];
@@ -1164,7 +1056,7 @@ S_build(struct serve *sv, int initial)
 				po.ndecks = k;
 			}
 			if (sv->pdf_all || k > 0) {
-				build_run(site, &po, &pdl);
+				build_run(&site, &po, &pdl);
 				diag_sort(&pdl);
 				sv->opt->report(&pdl);
 			}
@@ -1183,6 +1075,8 @@ S_build(struct serve *sv, int initial)
 		    sv->builds ? "still serving the last good build" : "serving an error page until it is fixed");
 	}
 done:
+	/* Freed after the tabs were told: no one waits for it. */
+	site_free(&site);
 	S_clear_changes(sv, rc == 0);
 	diag_free(&pdl);
 	diag_free(&dl);
@@ -1465,7 +1359,6 @@ out:
 	for (size_t i = 0; i < sv.nwatches; i++)
 		free(sv.watches[i].rel);
 	free(sv.watches);
-	S_drop_site(&sv);
 	S_clear_changes(&sv, 1);
 	free(sv.pdf_decks);
 	free(sv.changed);
