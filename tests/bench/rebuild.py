@@ -2,14 +2,16 @@
 """Rebuild latency of `quizdeck serve` after editing one question.
 
     rebuild.py --quizdeck Q --site DIR [--edits N] [--topic REL]
+               [--page URL] [--name NAME]
 
 Starts `quizdeck serve` on a free port, listens to its event stream and
-edits one question's stem N times (after one warm-up edit), each time
-timing from the write to the reload event. Prints two lines for the
-bench's results, in seconds:
+edits one heading of the file REL (by default a question's stem in the
+bank) N times (after one warm-up edit), each time timing from the write
+to the reload event, then checks that the last edit is on the served
+page URL. Prints two lines for the bench's results, in seconds:
 
-    bank.rebuild MEDIAN MIN MAX -          the write to the reload event
-    bank.rebuild-server MEDIAN MIN MAX -   the build as serve timed it
+    NAME.rebuild MEDIAN MIN MAX -          the write to the reload event
+    NAME.rebuild-server MEDIAN MIN MAX -   the build as serve timed it
 
 The first includes inotify and the debounce; the second is the load,
 link and render alone. Only 127.0.0.1 is contacted.
@@ -91,6 +93,8 @@ def main():
     ap.add_argument("--site", required=True)
     ap.add_argument("--edits", type=int, default=21)
     ap.add_argument("--topic", default="content/quiz/bank/topic-050.md")
+    ap.add_argument("--page", default="/quiz/bank/")
+    ap.add_argument("--name", default="bank")
     ap.add_argument("--pause", type=float, default=0.5,
                     help="seconds between edits, as a person types and saves")
     ap.add_argument("--budget", type=float, default=60,
@@ -105,8 +109,8 @@ def main():
         topic = os.path.join(d, names[len(names) // 2])
     with open(topic, encoding="utf-8") as f:
         original = f.read()
-    # The stem of the topic's 50th question (or its last).
-    stems = [m for m in re.finditer(r"^## (.*?) \{#", original, re.M)]
+    # The topic's 50th question's stem or chapter's heading (or its last).
+    stems = [m for m in re.finditer(r"^##+ (.*?) \{#", original, re.M)]
     target = stems[min(50, len(stems) - 1)]
 
     port = free_port()
@@ -143,7 +147,7 @@ def main():
             wall.append(t1 - t0)
             server.append(json.loads(data)["build_ms"] / 1000)
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        c.request("GET", "/quiz/bank/")
+        c.request("GET", a.page)
         page = c.getresponse().read().decode("utf-8")
         if "(edit %d)" % last not in page:
             raise SystemExit("the last edit is not on the served page")
@@ -156,7 +160,7 @@ def main():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    for name, v in (("bank.rebuild", wall), ("bank.rebuild-server", server)):
+    for name, v in ((a.name + ".rebuild", wall), (a.name + ".rebuild-server", server)):
         print("%s %.4f %.4f %.4f -" % (name, statistics.median(v), min(v), max(v)))
 
 
