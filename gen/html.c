@@ -22,6 +22,7 @@
 #include "markdown.h"
 #include "pool.h"
 #include "render.h"
+#include "site.h"
 #include "theme.h"
 #include "util.h"
 

@@ -21,6 +21,7 @@
 #include "pdf.h"
 #include "scaffold.h"
 #include "serve.h"
+#include "site.h"
 #include "util.h"
 
 #define QUIZDECK_VERSION "0.1.0"

@@ -13,12 +13,15 @@
  * once it is closed. Block ranges are inclusive runs of sibling nodes.
  * The model holds what was parsed and linked, nothing rendered; the
  * whole of it is freed in one place: site_free.
+ *
+ * This header holds the model's types and the look-ups on a doc
+ * (model.c); loading, trees and freeing are in site.h. The model's own
+ * modules share index.h.
  */
 #ifndef QUIZDECK_MODEL_H
 #define QUIZDECK_MODEL_H
 
 #include <stddef.h>
-#include <stdio.h>
 #include <cmark-gfm.h>
 
 #include "config.h"
@@ -233,29 +236,6 @@ struct site {
 	int jobs;                  /* threads for parsing and freeing (site_options) */
 };
 
-struct site_options {
-	int strict;                /* warnings are errors */
-	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
-	/* Print settings that win over site.toml's, or NULL (checked by the caller: config_apply_print). */
-	const struct print_overrides *print;
-};
-
-/*
- * Loads and parses a site rooted at `root`: site.toml, content/. Returns
- * 0 if no error was found; diagnostics go to dl either way. The site
- * must be freed with site_free whatever the result. Linking comes next,
- * whatever the result (links_resolve, then outputs_check), so that one
- * run reports every mistake.
- */
-int site_load(struct site *site, const char *root, const struct site_options *opt,
-    struct diag_list *dl);
-void site_free(struct site *site);
-
-/* The summary line of `quizdeck check` (no trailing newline); caller frees. */
-char *site_summary(const struct site *site, const struct diag_list *dl);
-/* A stable text dump of the model, for golden tests (`check --dump`). */
-void site_dump(const struct site *site, FILE *fp);
-
 /* Looks up an anchor by id in a doc (after parsing), or NULL. */
 const struct anchor *doc_anchor(const struct doc *d, const char *id);
 /* The doc for a source path below content/, or NULL. */
@@ -273,15 +253,6 @@ const char *doc_heading_id(const struct doc *d, cmark_node *heading);
  * line is not in the body. *len gets its length.
  */
 const char *doc_line(struct doc *d, int line, size_t *len);
-/*
- * Parses d's source again and points d's questions, cards, sections,
- * anchors and intros into the tree (d->root) until doc_tree_close frees
- * it. Two threads must never hold the same doc open; others may read an
- * open tree meanwhile.
- */
-struct doc_tree;
-struct doc_tree *doc_tree_open(struct doc *d);
-void doc_tree_close(struct doc_tree *t);
 /* A node's start position in the file (cmark counts from the body's start). */
 void doc_node_pos(const struct doc *d, cmark_node *node, int *line, int *col);
 

@@ -37,6 +37,7 @@
 #include "cardtext.h"
 #include "impose.h"
 #include "pool.h"
+#include "site.h"
 #include "util.h"
 
 #define PT_PER_MM (72.0 / 25.4)

@@ -47,6 +47,7 @@
 #include "links.h"
 #include "model.h"
 #include "outputs.h"
+#include "site.h"
 #include "util.h"
 
 /*

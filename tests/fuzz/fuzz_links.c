@@ -22,6 +22,7 @@
 #include "model.h"
 #include "outputs.h"
 #include "render.h"
+#include "site.h"
 #include "util.h"
 #include "fuzz_util.h"
 

@@ -23,6 +23,7 @@
 #include "html.h"
 #include "model.h"
 #include "outputs.h"
+#include "site.h"
 #include "util.h"
 #include "fuzz_util.h"
 

@@ -33,6 +33,7 @@
 #include "markdown.h"
 #include "model.h"
 #include "render.h"
+#include "site.h"
 #include "theme.h"
 #include "util.h"
 #include "site_fixture.h"

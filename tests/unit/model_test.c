@@ -10,6 +10,7 @@
 #include "check.h"
 #include "markdown.h"
 #include "model.h"
+#include "site.h"
 #include "util.h"
 #include "site_fixture.h"
 

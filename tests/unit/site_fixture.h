@@ -19,6 +19,7 @@
 #include "links.h"
 #include "model.h"
 #include "outputs.h"
+#include "site.h"
 #include "util.h"
 
 static char fixture_root[64];

@@ -1,0 +1,129 @@
+/*
+ * deck: decks > cards, one deck per file directly in content/cards.
+ * A deck splits at `##` as a topic does; a card heading takes any class.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+#include "util.h"
+
+static char *
+S_card_label(const char *id)
+{
+	char *s = xstrdup(id);
+
+	if (s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char)(s[0] - 32);
+	return s;
+}
+
+/* A stable hash of a card's front and back, for the page's scripts. */
+static void
+S_card_fingerprint(struct card *c)
+{
+	uint64_t h = hash_fnv1a(c->front_text, strlen(c->front_text), HASH_FNV_SEED);
+	cmark_node *n;
+
+	for (n = c->back.first; n; n = cmark_node_next(n)) {
+		char *t = md_plain_text(n);
+
+		h = hash_fnv1a("\n", 1, h);
+		if (t)
+			h = hash_fnv1a(t, strlen(t), h);
+		free(t);
+		if (n == c->back.last)
+			break;
+	}
+	snprintf(c->fingerprint, sizeof(c->fingerprint), "%016llx", (unsigned long long)h);
+}
+
+struct deck *
+deck_build(struct doc *d, struct diag_list *dl)
+{
+	struct heading_list hl = { 0 };
+	const struct heading *title_h;
+	struct deck *dk = xcalloc(1, sizeof(*dk));
+	struct parts ps;
+	size_t i;
+
+	dk->slug = model_file_stem(d->src->rel);
+	dk->doc = d;
+	dk->weight = d->src->fm.weight;
+	dk->url = xconcat("cards/", dk->slug, "/index.html", NULL);
+	dk->pdf_url = xconcat("print/", dk->slug, ".pdf", NULL);
+	if (d->src->fm.description)
+		dk->description = xstrdup(d->src->fm.description);
+	d->deck = dk;
+	d->url = xstrdup(dk->url);
+	model_collect_headings(d, &hl, "card", 1, dl);
+	dk->title = model_page_title(d, &hl, "deck", &title_h, dl);
+	if (dk->title == NULL)
+		dk->title = xstrdup(dk->slug);
+	model_split_parts(d, &hl, title_h, "card", &ps, dl);
+	dk->intro = ps.intro;
+	dk->cards = xcalloc(ps.len ? ps.len : 1, sizeof(*dk->cards));
+	dk->ncards = ps.len;
+	for (i = 0; i < ps.len; i++) {
+		struct card *c = &dk->cards[i];
+		const struct heading *h = ps.v[i].h;
+
+		c->id = xstrdup(h->id);
+		c->label = S_card_label(h->id);
+		c->number = (int)i + 1;
+		c->front_text = xstrdup(h->text);
+		c->heading = h->node;
+		c->back = ps.v[i].body;
+		c->line = h->line;
+		c->col = h->col;
+		c->deck = dk;
+		S_card_fingerprint(c);
+		if (c->back.first == NULL)
+			diag_error(dl, d->src->display, h->line, h->col,
+			    "card \"%s\" has no back: write the answer below its heading", c->id);
+		model_anchor_add(d, c->id, ANCHOR_CARD, c->line, c->col, c->heading, c);
+	}
+	if (ps.len == 0 && !d->src->broken)
+		diag_error(dl, d->src->display, 1, 1, "deck has no cards: each ## heading starts one");
+	free(ps.v);
+	model_headings_free(&hl);
+	return dk;
+}
+
+int
+deck_cmp(const void *a, const void *b)
+{
+	const struct deck *x = *(struct deck *const *)a, *y = *(struct deck *const *)b;
+
+	return model_cmp_weighted(x->doc->src->fm.has_weight, x->weight, x->slug,
+	    y->doc->src->fm.has_weight, y->weight, y->slug);
+}
+
+/* Freeing. */
+
+/* A deck's cards and what they own. */
+static void
+S_cards_free(struct card *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].label);
+		free(v[i].front_text);
+		free(v[i].links_to.v);
+	}
+	free(v);
+}
+
+void
+deck_free(struct deck *dk)
+{
+	S_cards_free(dk->cards, dk->ncards);
+	free(dk->slug);
+	free(dk->title);
+	free(dk->description);
+	free(dk->url);
+	free(dk->pdf_url);
+	free(dk);
+}

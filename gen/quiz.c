@@ -1,0 +1,614 @@
+/*
+ * quiz: tests > topics > questions, from content/quiz.
+ *
+ *  - A topic may open with an introduction (any blocks before the first
+ *    `##`); a leading `#` heading is its title when the front matter has
+ *    none. A `#` heading after the first `##` is an error: it would end a
+ *    question in the middle.
+ *  - A question heading takes the classes .easy, .medium, .hard and
+ *    .sample and nothing else (a misspelt difficulty must not pass as
+ *    a style).
+ *  - _index.md of a test may set `difficulty`, the default for all its
+ *    topics (a topic's own key wins).
+ *  - Topics and tests are ordered by weight, pages without one after
+ *    those with one (as in Hugo), then by file name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+#include "pool.h"
+#include "util.h"
+
+/* Questions. */
+
+static int
+S_is_task_list(cmark_node *n)
+{
+	cmark_node *item;
+
+	if (cmark_node_get_type(n) != CMARK_NODE_LIST)
+		return 0;
+	for (item = cmark_node_first_child(n); item; item = cmark_node_next(item))
+		if (md_is_task_item(item))
+			return 1;
+	return 0;
+}
+
+static void
+S_hash_text(uint64_t *h, cmark_node *n)
+{
+	char *t = md_plain_text(n);
+
+	*h = hash_fnv1a(t, strlen(t) + 1, *h);
+	free(t);
+}
+
+static void
+S_fingerprint(struct question *q)
+{
+	uint64_t h = HASH_FNV_SEED;
+	cmark_node *n;
+	size_t i;
+
+	h = hash_fnv1a(q->stem_text, strlen(q->stem_text) + 1, h);
+	if (q->stem.first)
+		for (n = q->stem.first;; n = cmark_node_next(n)) {
+			S_hash_text(&h, n);
+			if (n == q->stem.last)
+				break;
+		}
+	for (i = 0; i < q->noptions; i++) {
+		h = hash_fnv1a(q->options[i].correct ? "x" : " ", 1, h);
+		S_hash_text(&h, q->options[i].item);
+	}
+	snprintf(q->fingerprint, sizeof(q->fingerprint), "%016llx", (unsigned long long)h);
+}
+
+/* Reads a question's difficulty and sample mark from its heading's classes. */
+static void
+S_question_classes(struct doc *d, struct question *q, const struct heading *h,
+    enum difficulty deflt, struct diag_list *dl)
+{
+	static const char *const names[] = { "easy", "medium", "hard" };
+	const char *set = NULL;
+	size_t i;
+	int k;
+
+	q->difficulty = deflt;
+	for (i = 0; i < h->attrs.nclasses; i++) {
+		const char *c = h->attrs.classes[i];
+
+		if (strcmp(c, "sample") == 0) {
+			q->sample = q->marked = 1;
+			continue;
+		}
+		for (k = 0; k < 3; k++)
+			if (strcmp(c, names[k]) == 0)
+				break;
+		if (k == 3) {
+			diag_error(dl, d->src->display, h->line, model_attrs_col(d, h),
+			    "unknown class .%s on a question; expected .easy, .medium, .hard or .sample", c);
+			continue;
+		}
+		if (set != NULL && strcmp(set, c) != 0) {
+			diag_error(dl, d->src->display, h->line, model_attrs_col(d, h),
+			    "question \"%s\" has two difficulties, .%s and .%s: keep one", q->id, set, c);
+			continue;
+		}
+		set = c;
+		q->difficulty = (enum difficulty)k;
+	}
+}
+
+static void
+S_build_question(struct doc *d, struct topic *t, struct question *q, const struct part *p,
+    enum difficulty deflt, struct diag_list *dl)
+{
+	const char *file = d->src->display;
+	cmark_node *n, *opts = NULL, *prev = NULL, *item;
+	size_t ncorrect = 0, nitems = 0;
+	int line, col;
+
+	memset(q, 0, sizeof(*q));
+	q->id = xstrdup(p->h->id);
+	q->stem_text = xstrdup(p->h->text);
+	q->heading = p->h->node;
+	q->line = p->h->line;
+	q->col = p->h->col;
+	q->topic = t;
+	S_question_classes(d, q, p->h, deflt == DIFF_NONE ? DIFF_MEDIUM : deflt, dl);
+
+	if (p->body.first)
+		for (n = p->body.first;; n = cmark_node_next(n)) {
+			if (opts == NULL && S_is_task_list(n)) {
+				opts = n;
+				if (prev && cmark_node_get_type(prev) == CMARK_NODE_BLOCK_QUOTE)
+					q->hint = prev;
+			} else if (opts != NULL)
+				model_range_add(&q->explanation, n);
+			if (n == p->body.last)
+				break;
+			prev = n;
+		}
+	if (p->body.first && opts != p->body.first && !(q->hint && q->hint == p->body.first))
+		for (n = p->body.first; n && n != opts && n != q->hint; n = cmark_node_next(n))
+			model_range_add(&q->stem, n);
+	if (opts == NULL) {
+		diag_error(dl, file, q->line, q->col,
+		    "question \"%s\" has no options: add a task list (- [ ] wrong, - [x] right) after it",
+		    q->id);
+		return;
+	}
+	q->options_list = opts;
+	q->has_options = 1;
+	/* Sized to the list: a bank's questions outlive their trees, and most have four options. */
+	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item))
+		nitems++;
+	q->options = xcalloc(nitems, sizeof(*q->options));
+	nitems = 0;
+	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item)) {
+		struct quiz_option *o;
+		cmark_node *c;
+
+		nitems++;
+		doc_node_pos(d, item, &line, &col);
+		if (!md_is_task_item(item)) {
+			diag_error(dl, file, line, col,
+			    "option %zu of question \"%s\" is not a task item: start it with [ ] or [x]",
+			    nitems, q->id);
+			continue;
+		}
+		o = &q->options[q->noptions++];
+		o->item = item;
+		o->correct = md_task_item_checked(item);
+		o->line = line;
+		o->col = col;
+		for (c = cmark_node_first_child(item); c; c = cmark_node_next(c))
+			if (cmark_node_get_type(c) == CMARK_NODE_BLOCK_QUOTE) {
+				o->feedback = c;
+				break;
+			}
+		if (o->correct)
+			ncorrect++;
+	}
+	doc_node_pos(d, opts, &line, &col);
+	if (q->noptions < 2)
+		diag_error(dl, file, line, col,
+		    "question \"%s\" has only %s option: a question needs at least two",
+		    q->id, q->noptions == 0 ? "no task-list" : "one");
+	else if (ncorrect == 0)
+		diag_error(dl, file, line, col,
+		    "question \"%s\" has no correct option: mark the right one with [x]", q->id);
+	q->multi = ncorrect > 1;
+	if (q->explanation.first == NULL)
+		diag_warning(dl, file, q->line, q->col,
+		    "question \"%s\" has no explanation: add a paragraph after the options saying why the answer is right",
+		    q->id);
+	S_fingerprint(q);
+}
+
+struct topic *
+quiz_build_topic(struct doc *d, struct test *t, const char *url, const char *slug,
+    enum difficulty deflt, struct diag_list *dl)
+{
+	struct heading_list hl = { 0 };
+	const struct heading *title_h;
+	struct topic *tp = xcalloc(1, sizeof(*tp));
+	struct parts ps;
+	size_t i;
+
+	tp->slug = xstrdup(slug);
+	tp->doc = d;
+	tp->test = t;
+	tp->weight = d->src->fm.weight;
+	d->topic = tp;
+	d->url = xstrdup(url);
+	/* Question ids are checked across the whole test (S_test_ids). */
+	model_collect_headings(d, &hl, "question", 0, dl);
+	title_h = model_title_heading(&hl);
+	if (d->src->fm.title)
+		tp->title = xstrdup(d->src->fm.title);
+	else if (title_h && *title_h->text)
+		tp->title = xstrdup(title_h->text);
+	else if (d->src->kind == SOURCE_TEST_FILE)
+		tp->title = NULL;      /* takes the test's title below */
+	else {
+		if (!d->src->fm.error && !d->src->broken)
+			diag_warning(dl, d->src->display, 1, 1,
+			    "topic has no title, so the topic picker shows \"%s\": add title = \"...\" to the front matter",
+			    slug);
+		tp->title = xstrdup(slug);
+	}
+	if (d->src->fm.difficulty != DIFF_NONE)
+		deflt = d->src->fm.difficulty;
+	model_split_parts(d, &hl, d->src->fm.title ? NULL : title_h, "question", &ps, dl);
+	tp->intro = ps.intro;
+	tp->questions = xcalloc(ps.len ? ps.len : 1, sizeof(*tp->questions));
+	tp->nquestions = ps.len;
+	for (i = 0; i < ps.len; i++)
+		S_build_question(d, tp, &tp->questions[i], &ps.v[i], deflt, dl);
+	for (i = 0; i < tp->nquestions; i++) {
+		struct question *q = &tp->questions[i];
+
+		model_anchor_add(d, q->id, ANCHOR_QUESTION, q->line, q->col, q->heading, q);
+	}
+	if (d->src->kind == SOURCE_TOPIC) {
+		/* A link to the topic file without # lands on the topic. */
+		char *id = xconcat("topic-", tp->slug, NULL);
+
+		model_anchor_add(d, id, ANCHOR_TOPIC, 1, 1, NULL, tp);
+		free(id);
+	}
+	if (ps.len == 0 && !d->src->broken)
+		diag_error(dl, d->src->display, 1, 1, "%s has no questions: each ## heading starts one",
+		    d->src->kind == SOURCE_TEST_FILE ? "test" : "topic");
+	free(ps.v);
+	model_headings_free(&hl);
+	return tp;
+}
+
+/* Tests. */
+
+static int
+S_cmp_topic(const void *a, const void *b)
+{
+	const struct topic *x = *(struct topic *const *)a, *y = *(struct topic *const *)b;
+
+	return model_cmp_weighted(x->doc->src->fm.has_weight, x->weight, x->slug,
+	    y->doc->src->fm.has_weight, y->weight, y->slug);
+}
+
+static int
+S_cmp_test(const void *a, const void *b)
+{
+	const struct test *x = *(struct test *const *)a, *y = *(struct test *const *)b;
+
+	return model_cmp_weighted(x->index->src->fm.has_weight, x->weight, x->slug,
+	    y->index->src->fm.has_weight, y->weight, y->slug);
+}
+
+struct idref {
+	const char *id;
+	int line, col;
+	int question;              /* 0: a topic's own anchor */
+	struct topic *t;
+	size_t order;
+};
+
+static int
+S_cmp_idref(const void *a, const void *b)
+{
+	const struct idref *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	if (c != 0)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Ids are unique within a test: one page holds all its topics. */
+static void
+S_test_ids(struct test *t, struct diag_list *dl)
+{
+	struct idref *v = NULL;
+	size_t n = 0, cap = 0, i, j, k;
+
+	for (i = 0; i < t->ntopics; i++) {
+		struct topic *tp = t->topics[i];
+
+		for (k = 0; k < tp->doc->nanchors; k++)
+			if (tp->doc->anchors[k].kind == ANCHOR_TOPIC) {
+				v = xgrow(v, &cap, n + 1, sizeof(*v));
+				v[n].id = tp->doc->anchors[k].id;
+				v[n].line = v[n].col = 0;
+				v[n].question = 0;
+				v[n].t = tp;
+				v[n].order = n;
+				n++;
+			}
+		for (j = 0; j < tp->nquestions; j++) {
+			v = xgrow(v, &cap, n + 1, sizeof(*v));
+			v[n].id = tp->questions[j].id;
+			v[n].line = tp->questions[j].line;
+			v[n].col = tp->questions[j].col;
+			v[n].question = 1;
+			v[n].t = tp;
+			v[n].order = n;
+			n++;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_cmp_idref);
+	for (i = 1; i < n; i++) {
+		const struct idref *first;
+
+		if (strcmp(v[i].id, v[i - 1].id) != 0)
+			continue;
+		for (k = i; k > 0 && strcmp(v[k - 1].id, v[i].id) == 0; k--)
+			;
+		first = &v[k];
+		if (!v[i].question)
+			continue;      /* a topic's own anchor: the question is the one to rename */
+		if (!first->question)
+			diag_error(dl, v[i].t->doc->src->display, v[i].line, v[i].col,
+			    "duplicate question id \"%s\": it is the anchor of topic %s in the same test",
+			    v[i].id, first->t->slug);
+		else if (first->t == v[i].t)
+			diag_error(dl, v[i].t->doc->src->display, v[i].line, v[i].col,
+			    "duplicate question id \"%s\": line %d has it already; ids are unique within a test",
+			    v[i].id, first->line);
+		else
+			diag_error(dl, v[i].t->doc->src->display, v[i].line, v[i].col,
+			    "duplicate question id \"%s\": %s:%d has it already; ids are unique within a test",
+			    v[i].id, first->t->doc->src->display, first->line);
+	}
+	free(v);
+}
+
+static void
+S_test_finish(struct test *t, struct diag_list *dl)
+{
+	size_t i, j, k, nsample = 0;
+
+	if (t->ntopics > 1)
+		qsort(t->topics, t->ntopics, sizeof(*t->topics), S_cmp_topic);
+	for (i = 0; i < t->ntopics; i++) {
+		for (j = 0; j < t->topics[i]->nquestions; j++) {
+			struct question *q = &t->topics[i]->questions[j];
+
+			t->count[q->difficulty]++;
+			t->nquestions++;
+			nsample += q->sample;
+		}
+	}
+	/* Without any .sample, the first two easy questions are the samples. */
+	for (i = 0, k = nsample; i < t->ntopics && k == 0 && nsample < 2; i++)
+		for (j = 0; j < t->topics[i]->nquestions && nsample < 2; j++) {
+			struct question *q = &t->topics[i]->questions[j];
+
+			if (q->difficulty == DIFF_EASY && q->has_options) {
+				q->sample = 1;
+				nsample++;
+			}
+		}
+	S_test_ids(t, dl);
+}
+
+/* A test's page. */
+static char *
+S_test_url(const char *slug)
+{
+	return xconcat("quiz/", slug, "/index.html", NULL);
+}
+
+static struct test *
+S_test_new(const char *slug, struct doc *index)
+{
+	struct test *t = xcalloc(1, sizeof(*t));
+
+	t->slug = xstrdup(slug);
+	t->index = index;
+	t->url = S_test_url(slug);
+	t->weight = index->src->fm.weight;
+	if (index->src->fm.description)
+		t->description = xstrdup(index->src->fm.description);
+	index->test = t;
+	return t;
+}
+
+static void
+S_test_add_topic(struct test *t, struct topic *tp)
+{
+	t->topics = xrealloc(t->topics, (t->ntopics + 1) * sizeof(*t->topics));
+	t->topics[t->ntopics++] = tp;
+}
+
+char *
+quiz_test_index(struct doc *d, struct block_range *intro, struct diag_list *dl)
+{
+	struct heading_list hl = { 0 };
+	const struct heading *title_h;
+	char *title;
+	cmark_node *n;
+
+	model_build_page(d, &hl, dl);
+	title = model_page_title(d, &hl, "test", &title_h, dl);
+	memset(intro, 0, sizeof(*intro));
+	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))
+		if (title_h == NULL || n != title_h->node)
+			model_range_add(intro, n);
+	model_headings_free(&hl);
+	return title;
+}
+
+/* The topics of folder tests, built in parallel (quiz_build_tests). */
+struct topic_job {
+	struct doc *doc;
+	struct test *test;
+	enum difficulty deflt;
+	struct topic *topic;
+};
+
+struct topic_batch {
+	struct topic_job *jobs;
+	size_t n;
+	struct diag_list *dls;     /* per topic, moved into the site's list in file order */
+};
+
+static void
+S_topic_job(void *arg, size_t job, int worker)
+{
+	struct topic_batch *tb = arg;
+	struct topic_job *j = &tb->jobs[job];
+	char *slug = model_file_stem(j->doc->src->rel);
+
+	(void)worker;
+	j->topic = quiz_build_topic(j->doc, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
+	model_index_end(j->doc);
+	free(slug);
+}
+
+/* Builds the tests from content/quiz. docs are in rel order. */
+void
+quiz_build_tests(struct site *site, struct diag_list *dl)
+{
+	struct topic_batch tb = { NULL, 0, NULL };
+	size_t i, cap = 0, tb_cap = 0, ntopics;
+
+	for (i = 0; i < site->ndocs; i++) {
+		struct doc *d = site->docs[i];
+		struct source *src = d->src;
+		struct test *t;
+		char *slug;
+
+		if (src->kind == SOURCE_TEST_FILE) {
+			slug = model_file_stem(src->rel);
+			{
+				char *folder = xasprintf("quiz/%s/_index.md", slug);
+				int clash = content_find(&site->sources, folder) != NULL;
+
+				free(folder);
+				if (clash) {
+					diag_error(dl, src->display, 0, 0,
+					    "test \"%s\" is both content/quiz/%s/ and content/%s: rename one",
+					    slug, slug, src->rel);
+					free(slug);
+					continue;
+				}
+			}
+			t = S_test_new(slug, d);
+			t->topics = NULL;
+			/* The file is the test and its one topic. */
+			{
+				struct topic *tp = quiz_build_topic(d, t, t->url, slug, DIFF_NONE, dl);
+
+				S_test_add_topic(t, tp);
+				t->title = tp->title ? xstrdup(tp->title) : NULL;
+				if (t->title == NULL) {
+					if (!src->fm.error && !src->broken)
+						diag_error(dl, src->display, 1, 1,
+						    "test has no title: add title = \"...\" to the front matter, or start with a # heading");
+					t->title = xstrdup(slug);
+				}
+				if (tp->title == NULL)
+					tp->title = xstrdup(t->title);
+				/* What comes before the first question introduces the test. */
+				t->intro = tp->intro;
+				memset(&tp->intro, 0, sizeof(tp->intro));
+				model_index_end(d);
+			}
+			free(slug);
+		} else if (src->kind == SOURCE_TEST_INDEX) {
+			char *dir = path_dirname(src->rel);
+			size_t k, prefix;
+			enum difficulty deflt = src->fm.difficulty;
+
+			slug = xstrdup(path_basename(dir));
+			t = S_test_new(slug, d);
+			d->url = xstrdup(t->url);
+			t->title = quiz_test_index(d, &t->intro, dl);
+			model_index_end(d);
+			if (t->title == NULL)
+				t->title = xstrdup(slug);
+			prefix = strlen(dir) + 1;
+			for (k = 0, ntopics = 0; k < site->ndocs; k++) {
+				struct doc *td = site->docs[k];
+
+				if (td->src->kind != SOURCE_TOPIC ||
+				    strncmp(td->src->rel, dir, prefix - 1) != 0 ||
+				    td->src->rel[prefix - 1] != '/')
+					continue;
+				tb.jobs = xgrow(tb.jobs, &tb_cap, tb.n + 1, sizeof(*tb.jobs));
+				tb.jobs[tb.n].doc = td;
+				tb.jobs[tb.n].test = t;
+				tb.jobs[tb.n].deflt = deflt;
+				tb.n++;
+				ntopics++;
+			}
+			if (ntopics == 0 && !src->broken)
+				diag_error(dl, src->display, 1, 1,
+				    "test has no topics: add a .md file of questions next to _index.md");
+			free(dir);
+			free(slug);
+		} else if (src->kind == SOURCE_TOPIC) {
+			/* A topic folder without _index.md: say so once, at its first file. */
+			char *dir = path_dirname(src->rel), *index = path_join(dir, "_index.md");
+			char *prev_dir = i > 0 ? path_dirname(site->docs[i - 1]->src->rel) : NULL;
+			int first = prev_dir == NULL || strcmp(prev_dir, dir) != 0 ||
+			    site->docs[i - 1]->src->kind != SOURCE_TOPIC;
+
+			if (content_find(&site->sources, index) == NULL) {
+				if (content_is_draft(&site->sources, index)) {
+					/* The whole test is a draft. */
+				} else if (first)
+					diag_error(dl, src->display, 0, 0,
+					    "the folder content/%s has no _index.md: add one with the test's title", dir);
+			}
+			free(prev_dir);
+			free(index);
+			free(dir);
+			continue;
+		} else
+			continue;
+		site->tests = xgrow(site->tests, &cap, site->ntests + 1, sizeof(*site->tests));
+		site->tests[site->ntests++] = t;
+	}
+	/* The topics, each on whichever thread is free, then added in file order. */
+	tb.dls = xcalloc(tb.n + 1, sizeof(*tb.dls));
+	for (i = 0; i < tb.n; i++)
+		diag_init(&tb.dls[i]);
+	pool_run(site->jobs, tb.n, S_topic_job, &tb);
+	for (i = 0; i < tb.n; i++) {
+		S_test_add_topic(tb.jobs[i].test, tb.jobs[i].topic);
+		diag_move(dl, &tb.dls[i]);
+		diag_free(&tb.dls[i]);
+	}
+	free(tb.jobs);
+	free(tb.dls);
+	for (i = 0; i < site->ntests; i++)
+		S_test_finish(site->tests[i], dl);
+	if (site->ntests > 1)
+		qsort(site->tests, site->ntests, sizeof(*site->tests), S_cmp_test);
+}
+
+/* Freeing. */
+
+/* A topic's questions and what they own. */
+static void
+S_questions_free(struct question *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].stem_text);
+		free(v[i].options);
+		free(v[i].links_to.v);
+	}
+	free(v);
+}
+
+void
+quiz_topic_free(struct topic *tp)
+{
+	S_questions_free(tp->questions, tp->nquestions);
+	free(tp->slug);
+	free(tp->title);
+	free(tp);
+}
+
+void
+quiz_test_free(struct test *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ntopics; i++)
+		quiz_topic_free(t->topics[i]);
+	free(t->topics);
+	free(t->slug);
+	free(t->title);
+	free(t->description);
+	free(t->url);
+	free(t);
+}

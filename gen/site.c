@@ -1,0 +1,587 @@
+/*
+ * site: site_load runs the pipeline's front half: site.toml, content/,
+ * then an index job per Markdown file (quiz.c, deck.c, guide.c build the
+ * kinds). Every author mistake becomes a diagnostic at its own line and
+ * column and the load goes on, so one `check` reports everything.
+ *
+ * The structure of a topic or deck is read from the document's top-level
+ * blocks only: a `##` nested in a list or quote is content, not a new
+ * question or card. A Markdown file that is no page (outside quiz/,
+ * cards/, guide/, or misplaced in them) gets a warning, except README.md
+ * files, which are for reading the sources on GitHub. Links in it are
+ * not checked.
+ */
+#include "site.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+#include "pool.h"
+#include "util.h"
+
+/* Loading. */
+
+/* A doc for every Markdown source, in source order, not parsed yet. */
+static void
+S_make_docs(struct site *site)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < site->sources.len; i++) {
+		struct source *src = site->sources.v[i];
+		struct doc *d;
+
+		if (src->kind == SOURCE_ASSET)
+			continue;
+		d = xcalloc(1, sizeof(*d));
+		d->src = src;
+		d->max_elements = (size_t)site->cfg.limits.max_elements;
+		src->doc = d;
+		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
+		site->docs[site->ndocs++] = d;
+	}
+}
+
+/* One doc's anchors sorted for doc_anchor: a doc's own, so the docs go on every thread. */
+static void
+S_anchors_job(void *arg, size_t job, int worker)
+{
+	struct doc *d = ((struct doc **)arg)[job];
+
+	(void)worker;
+	if (d->nanchors > 1)
+		qsort(d->anchors, d->nanchors, sizeof(*d->anchors), model_cmp_anchor);
+}
+
+/*
+ * A Markdown file that is no page is likely a topic or deck in the wrong
+ * place; a README.md is for browsing the sources and is left alone.
+ */
+static void
+S_unpublished(struct doc *d, struct diag_list *dl)
+{
+	const char *rel = d->src->rel;
+
+	if (strcmp(path_basename(rel), "README.md") == 0)
+		return;
+	if (strncmp(rel, "quiz/", 5) == 0)
+		diag_warning(dl, d->src->display, 0, 0,
+		    "not published: a test is content/quiz/<test>.md or a folder content/quiz/<test>/ with _index.md and one file per topic");
+	else if (strncmp(rel, "cards/", 6) == 0)
+		diag_warning(dl, d->src->display, 0, 0,
+		    "not published: a deck is one file directly in content/cards/");
+	else
+		diag_warning(dl, d->src->display, 0, 0,
+		    "not published: pages are content/index.md and the files in quiz/, cards/ and guide/");
+}
+
+/* The home page, other pages and decks: each doc on its own, in parallel. */
+struct pages_batch {
+	struct doc **docs;
+	struct deck **decks;       /* per doc: its deck, or NULL */
+	struct diag_list *dls;     /* per doc, moved into the site's list in file order */
+};
+
+static void
+S_pages_job(void *arg, size_t job, int worker)
+{
+	struct pages_batch *pb = arg;
+	struct doc *d = pb->docs[job];
+	struct diag_list *dl = &pb->dls[job];
+	struct heading_list hl = { 0 };
+
+	(void)worker;
+	switch (d->src->kind) {
+	case SOURCE_HOME:
+		d->url = xstrdup("index.html");
+		model_build_page(d, &hl, dl);
+		model_headings_free(&hl);
+		break;
+	case SOURCE_OTHER_MD:
+		model_build_page(d, &hl, dl);
+		model_headings_free(&hl);
+		S_unpublished(d, dl);
+		break;
+	case SOURCE_DECK:
+		pb->decks[job] = deck_build(d, dl);
+		break;
+	default:
+		break;
+	}
+	model_index_end(d);
+}
+
+static void
+S_build_pages_and_decks(struct site *site, struct diag_list *dl)
+{
+	struct pages_batch pb;
+	size_t i, n = 0, cap = 0;
+
+	pb.docs = xcalloc(site->ndocs + 1, sizeof(*pb.docs));
+	for (i = 0; i < site->ndocs; i++) {
+		enum source_kind k = site->docs[i]->src->kind;
+
+		if (k == SOURCE_HOME || k == SOURCE_OTHER_MD || k == SOURCE_DECK) {
+			pb.docs[n++] = site->docs[i];
+		}
+	}
+	pb.decks = xcalloc(n + 1, sizeof(*pb.decks));
+	pb.dls = xcalloc(n + 1, sizeof(*pb.dls));
+	for (i = 0; i < n; i++)
+		diag_init(&pb.dls[i]);
+	pool_run(site->jobs, n, S_pages_job, &pb);
+	for (i = 0; i < n; i++) {
+		diag_move(dl, &pb.dls[i]);
+		diag_free(&pb.dls[i]);
+		if (pb.docs[i]->src->kind == SOURCE_HOME)
+			site->home = pb.docs[i];
+		if (pb.decks[i]) {
+			site->decks = xgrow(site->decks, &cap, site->ndecks + 1, sizeof(*site->decks));
+			site->decks[site->ndecks++] = pb.decks[i];
+		}
+	}
+	free(pb.docs);
+	free(pb.decks);
+	free(pb.dls);
+}
+
+int
+site_load(struct site *site, const char *root, const struct site_options *opt,
+    struct diag_list *dl)
+{
+	size_t errors = dl->errors, i, before;
+	char *toml_path, *content_dir;
+
+	memset(site, 0, sizeof(*site));
+	site->root = xstrdup(root);
+	if (opt && opt->strict)
+		dl->strict = 1;
+
+	toml_path = path_join(root, "site.toml");
+	before = dl->len;
+	config_load(&site->cfg, toml_path, dl);
+	/* Shown relative to the site, like every content path. */
+	for (i = before; i < dl->len; i++)
+		if (dl->v[i].file && strcmp(dl->v[i].file, toml_path) == 0) {
+			free(dl->v[i].file);
+			dl->v[i].file = xstrdup("site.toml");
+		}
+	free(toml_path);
+	if (opt && opt->print)
+		config_apply_print(&site->cfg.print, opt->print);
+
+	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
+	content_dir = path_join(root, "content");
+	content_load_max(&site->sources, content_dir, "content",
+	    (size_t)site->cfg.limits.max_file_size, site->jobs, dl);
+	free(content_dir);
+
+	S_make_docs(site);
+	S_build_pages_and_decks(site, dl);
+	if (site->ndecks > 1)
+		qsort(site->decks, site->ndecks, sizeof(*site->decks), deck_cmp);
+	quiz_build_tests(site, dl);
+	guide_build(site, dl);
+	/* The files no index job took: their element count is checked all the same. */
+	for (i = 0; i < site->ndocs; i++) {
+		struct doc *d = site->docs[i];
+
+		if (!d->parsed)
+			model_doc_parse(d, dl);
+		model_index_end(d);
+	}
+	pool_run(site->jobs, site->ndocs, S_anchors_job, site->docs);
+	return dl->errors > errors ? -1 : 0;
+}
+
+/* Trees again, for the outputs. */
+
+struct doc_tree {
+	struct doc *d;
+};
+
+/*
+ * Points d's model into td's tree: the index walk run again on it (the
+ * same source gives the same structure), its nodes taken and the rest
+ * dropped. The headings get their ids (doc_heading_id) from d's anchors.
+ */
+static void
+S_attach(struct doc *d, struct doc *td)
+{
+	struct diag_list dl;
+	size_t i, k;
+
+	diag_init(&dl);
+	if (d->topic && d->topic->doc == d) {
+		struct topic *tp = quiz_build_topic(td, d->topic->test, "", d->topic->slug, DIFF_NONE, &dl);
+
+		for (i = 0; i < tp->nquestions && i < d->topic->nquestions; i++) {
+			struct question *q = &d->topic->questions[i], *nq = &tp->questions[i];
+
+			q->heading = nq->heading;
+			q->stem = nq->stem;
+			q->hint = nq->hint;
+			q->options_list = nq->options_list;
+			q->explanation = nq->explanation;
+			for (k = 0; k < q->noptions && k < nq->noptions; k++) {
+				q->options[k].item = nq->options[k].item;
+				q->options[k].feedback = nq->options[k].feedback;
+			}
+		}
+		/* A one-file test: what comes before the first question introduces the test. */
+		if (d->test && d->test->index == d)
+			d->test->intro = tp->intro;
+		else
+			d->topic->intro = tp->intro;
+		quiz_topic_free(tp);
+	} else if (d->deck) {
+		struct deck *dk = deck_build(td, &dl);
+
+		d->deck->intro = dk->intro;
+		for (i = 0; i < dk->ncards && i < d->deck->ncards; i++) {
+			d->deck->cards[i].heading = dk->cards[i].heading;
+			d->deck->cards[i].back = dk->cards[i].back;
+		}
+		deck_free(dk);
+	} else if (d->chapter) {
+		struct chapter *c = guide_build_chapter(td, &dl);
+
+		for (i = 0; i < c->nsections && i < d->chapter->nsections; i++)
+			d->chapter->sections[i]->heading = c->sections[i]->heading;
+		guide_chapter_free(c);
+	} else if (d->test && d->test->index == d) {
+		free(quiz_test_index(td, &d->test->intro, &dl));
+	} else {
+		struct heading_list hl = { 0 };
+
+		model_build_page(td, &hl, &dl);
+		model_headings_free(&hl);
+	}
+	diag_free(&dl);
+	if (td->nanchors > 1)
+		qsort(td->anchors, td->nanchors, sizeof(*td->anchors), model_cmp_anchor);
+	for (k = 0; k < td->nanchors && k < d->nanchors; k++) {
+		d->anchors[k].node = td->anchors[k].node;
+		if (d->anchors[k].node)
+			model_mark_heading(d->anchors[k].node, d->anchors[k].id);
+	}
+}
+
+struct doc_tree *
+doc_tree_open(struct doc *d)
+{
+	struct doc_tree *t = xcalloc(1, sizeof(*t));
+	const struct source *src = d->src;
+	int empty = d->emptied || src->body == NULL;
+	struct doc td;
+	size_t k;
+
+	t->d = d;
+	/*
+	 * cmark's own allocator, not a scratch arena: an output may hold a
+	 * tree for a long time (a deck's, while all its pages are drawn), and
+	 * an arena keeps every block cmark frees as it parses and edits.
+	 */
+	d->root = md_parse(empty ? "" : src->body, empty ? 0 : src->body_len);
+	memset(&td, 0, sizeof(td));
+	td.src = d->src;
+	td.root = d->root;
+	td.parsed = 1;
+	S_attach(d, &td);
+	for (k = 0; k < td.nanchors; k++)
+		free(td.anchors[k].id);
+	free(td.anchors);
+	free(td.line_starts);
+	free(td.url);
+	return t;
+}
+
+void
+doc_tree_close(struct doc_tree *t)
+{
+	if (t == NULL)
+		return;
+	model_doc_detach(t->d);
+	cmark_node_free(t->d->root);
+	t->d->root = NULL;
+	free(t);
+}
+
+/* Freeing. */
+
+static void
+S_doc_free_job(void *arg, size_t job, int worker)
+{
+	struct doc *d = ((struct doc **)arg)[job];
+	size_t j;
+
+	(void)worker;
+	for (j = 0; j < d->nanchors; j++)
+		free(d->anchors[j].id);
+	free(d->anchors);
+	for (j = 0; j < d->nlinks; j++)
+		free(d->links[j].dest);
+	free(d->links);
+	free(d->line_starts);
+	free(d->url);
+	if (d->root != NULL)
+		cmark_node_free(d->root);
+	free(d);
+}
+
+void
+site_free(struct site *site)
+{
+	size_t i;
+
+	for (i = 0; i < site->ntests; i++)
+		quiz_test_free(site->tests[i]);
+	free(site->tests);
+	for (i = 0; i < site->ndecks; i++)
+		deck_free(site->decks[i]);
+	free(site->decks);
+	for (i = 0; i < site->nchapters; i++)
+		guide_chapter_free(site->chapters[i]);
+	free(site->chapters);
+	/* The parse trees are most of the model: each doc is freed on its own, in parallel. */
+	pool_run(site->jobs, site->ndocs, S_doc_free_job, site->docs);
+	free(site->docs);
+	for (i = 0; i < site->nassets; i++)
+		free(site->assets[i].url);
+	free(site->assets);
+	content_free(&site->sources);
+	config_free(&site->cfg);
+	free(site->root);
+	memset(site, 0, sizeof(*site));
+}
+
+/* Reporting. */
+
+static void
+S_count(struct buf *b, size_t n, const char *one, const char *many)
+{
+	buf_printf(b, "%zu %s", n, n == 1 ? one : many);
+}
+
+char *
+site_summary(const struct site *site, const struct diag_list *dl)
+{
+	size_t ntopics = 0, nq = 0, count[3] = { 0 }, ncards = 0, nsections = 0, i;
+	struct buf b;
+
+	for (i = 0; i < site->ntests; i++) {
+		const struct test *t = site->tests[i];
+
+		ntopics += t->ntopics;
+		nq += t->nquestions;
+		count[0] += t->count[0];
+		count[1] += t->count[1];
+		count[2] += t->count[2];
+	}
+	for (i = 0; i < site->ndecks; i++)
+		ncards += site->decks[i]->ncards;
+	for (i = 0; i < site->nchapters; i++)
+		nsections += site->chapters[i]->nsections;
+	buf_init(&b);
+	S_count(&b, site->ntests, "test", "tests");
+	buf_puts(&b, ", ");
+	S_count(&b, ntopics, "topic", "topics");
+	buf_puts(&b, ", ");
+	S_count(&b, nq, "question", "questions");
+	buf_printf(&b, " (%zu easy, %zu medium, %zu hard); ", count[0], count[1], count[2]);
+	S_count(&b, site->ndecks, "deck", "decks");
+	buf_puts(&b, ", ");
+	S_count(&b, ncards, "card", "cards");
+	buf_puts(&b, "; ");
+	S_count(&b, site->nchapters, "chapter", "chapters");
+	buf_puts(&b, ", ");
+	S_count(&b, nsections, "section", "sections");
+	buf_puts(&b, "; ");
+	S_count(&b, site->stats.links, "link", "links");
+	buf_puts(&b, "; ");
+	S_count(&b, dl->errors, "error", "errors");
+	buf_puts(&b, ", ");
+	S_count(&b, dl->warnings, "warning", "warnings");
+	return buf_detach(&b);
+}
+
+/* Quoted for the dump: one line, escapes for the unprintable. */
+static void
+S_dump_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\x%02x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+/* A block range as "L1-L2" lines in the file, "-" when empty. */
+static void
+S_dump_range(FILE *fp, const struct doc *d, const char *name, struct block_range r)
+{
+	int l1, c1, l2;
+
+	if (r.first == NULL) {
+		fprintf(fp, " %s=-", name);
+		return;
+	}
+	doc_node_pos(d, r.first, &l1, &c1);
+	l2 = cmark_node_get_end_line(r.last) + d->src->body_line - 1;
+	fprintf(fp, " %s=%d-%d", name, l1, l2);
+}
+
+static void
+S_dump_links_to(FILE *fp, const struct section_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		fprintf(fp, "      links-to %s#%s\n", l->v[i]->chapter->slug, l->v[i]->id);
+}
+
+static void
+S_dump_xrefs(FILE *fp, const char *indent, const struct xref_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++) {
+		const struct xref *x = &l->v[i];
+
+		if (x->kind == XREF_QUESTION)
+			fprintf(fp, "%sbacklink question %s/%s#%s\n", indent,
+			    x->u.question->topic->test->slug, x->u.question->topic->slug,
+			    x->u.question->id);
+		else
+			fprintf(fp, "%sbacklink card %s#%s\n", indent,
+			    x->u.card->deck->slug, x->u.card->id);
+	}
+}
+
+void
+site_dump(const struct site *site, FILE *fp)
+{
+	struct doc_tree **trees = xcalloc(site->ndocs + 1, sizeof(*trees));
+	size_t i, j, k, m;
+
+	/* The block ranges are shown as lines: every tree open while dumping. */
+	for (i = 0; i < site->ndocs; i++)
+		trees[i] = doc_tree_open(site->docs[i]);
+	fprintf(fp, "site ");
+	S_dump_str(fp, site->cfg.title);
+	fprintf(fp, "\n");
+	if (site->home)
+		fprintf(fp, "home %s url=%s\n", site->home->src->display, site->home->url);
+	for (i = 0; i < site->ntests; i++) {
+		const struct test *t = site->tests[i];
+
+		fprintf(fp, "test %s ", t->slug);
+		S_dump_str(fp, t->title);
+		fprintf(fp, " url=%s file=%s questions=%zu easy=%zu medium=%zu hard=%zu",
+		    t->url, t->index->src->display, t->nquestions, t->count[0], t->count[1], t->count[2]);
+		S_dump_range(fp, t->index, "intro", t->intro);
+		fprintf(fp, "\n");
+		if (t->description) {
+			fprintf(fp, "  description ");
+			S_dump_str(fp, t->description);
+			fprintf(fp, "\n");
+		}
+		for (j = 0; j < t->ntopics; j++) {
+			const struct topic *tp = t->topics[j];
+
+			fprintf(fp, "  topic %s ", tp->slug);
+			S_dump_str(fp, tp->title);
+			fprintf(fp, " file=%s", tp->doc->src->display);
+			if (tp->doc->src->fm.has_weight)
+				fprintf(fp, " weight=%ld", tp->weight);
+			S_dump_range(fp, tp->doc, "intro", tp->intro);
+			fprintf(fp, "\n");
+			for (k = 0; k < tp->nquestions; k++) {
+				const struct question *q = &tp->questions[k];
+				size_t ncorrect = 0, nfeedback = 0;
+
+				for (m = 0; m < q->noptions; m++) {
+					ncorrect += q->options[m].correct;
+					nfeedback += q->options[m].feedback != NULL;
+				}
+				fprintf(fp, "    question %s %s%s%s at=%d:%d ", q->id,
+				    difficulty_name(q->difficulty), q->sample ? " sample" : "",
+				    q->multi ? " multi" : "", q->line, q->col);
+				S_dump_str(fp, q->stem_text);
+				fprintf(fp, "\n     ");
+				S_dump_range(fp, tp->doc, "stem", q->stem);
+				fprintf(fp, " hint=%s options=%zu correct=%zu feedback=%zu",
+				    q->hint ? "yes" : "no", q->noptions, ncorrect, nfeedback);
+				S_dump_range(fp, tp->doc, "explanation", q->explanation);
+				fprintf(fp, " fingerprint=%s\n", q->fingerprint);
+				for (m = 0; m < q->noptions; m++)
+					fprintf(fp, "      option [%c] at=%d:%d%s\n",
+					    q->options[m].correct ? 'x' : ' ', q->options[m].line,
+					    q->options[m].col, q->options[m].feedback ? " feedback" : "");
+				S_dump_links_to(fp, &q->links_to);
+			}
+		}
+	}
+	for (i = 0; i < site->ndecks; i++) {
+		const struct deck *dk = site->decks[i];
+
+		fprintf(fp, "deck %s ", dk->slug);
+		S_dump_str(fp, dk->title);
+		fprintf(fp, " url=%s pdf=%s file=%s cards=%zu", dk->url, dk->pdf_url,
+		    dk->doc->src->display, dk->ncards);
+		S_dump_range(fp, dk->doc, "intro", dk->intro);
+		fprintf(fp, "\n");
+		if (dk->description) {
+			fprintf(fp, "  description ");
+			S_dump_str(fp, dk->description);
+			fprintf(fp, "\n");
+		}
+		for (j = 0; j < dk->ncards; j++) {
+			const struct card *c = &dk->cards[j];
+
+			fprintf(fp, "  card %d %s %s at=%d:%d ", c->number, c->id, c->label, c->line, c->col);
+			S_dump_str(fp, c->front_text);
+			S_dump_range(fp, dk->doc, "back", c->back);
+			fprintf(fp, "\n");
+			S_dump_links_to(fp, &c->links_to);
+		}
+	}
+	for (i = 0; i < site->nchapters; i++) {
+		const struct chapter *c = site->chapters[i];
+
+		fprintf(fp, "chapter %zu %s ", i + 1, c->slug);
+		S_dump_str(fp, c->title);
+		fprintf(fp, " url=%s file=%s", c->url, c->doc->src->display);
+		if (c->doc->src->fm.has_weight)
+			fprintf(fp, " weight=%ld", c->weight);
+		fprintf(fp, " prev=%s next=%s\n", c->prev ? c->prev->slug : "-",
+		    c->next ? c->next->slug : "-");
+		S_dump_xrefs(fp, "  ", &c->backlinks);
+		for (j = 0; j < c->nsections; j++) {
+			const struct section *s = c->sections[j];
+
+			fprintf(fp, "  section h%d %s at=%d:%d ", s->level, s->id, s->line, s->col);
+			S_dump_str(fp, s->title);
+			fprintf(fp, "\n");
+			S_dump_xrefs(fp, "    ", &s->backlinks);
+		}
+	}
+	for (i = 0; i < site->nassets; i++)
+		fprintf(fp, "asset %s url=%s\n", site->assets[i].src->display, site->assets[i].url);
+	for (i = 0; i < site->sources.ndrafts; i++)
+		fprintf(fp, "draft content/%s\n", site->sources.drafts[i]);
+	fprintf(fp, "links %zu\n", site->stats.links);
+	for (i = site->ndocs; i-- > 0;)
+		doc_tree_close(trees[i]);
+	free(trees);
+}
