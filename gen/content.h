@@ -55,7 +55,7 @@ struct source {
 	struct front_matter fm;
 	int broken;                /* unreadable, not UTF-8 or front matter unclosed
 	                              (reported): exists, but is not parsed */
-	struct doc *doc;           /* its parsed doc, which model.c sets; NULL for an asset */
+	struct doc *doc;           /* its parsed doc, which site.c sets; NULL for an asset */
 };
 
 struct doc;
