@@ -233,7 +233,7 @@ struct site {
 	struct asset *assets;      /* linked files to copy, sorted by url */
 	size_t nassets, assets_cap;
 	struct link_stats stats;
-	int jobs;                  /* threads for parsing and freeing (site_options) */
+	int jobs;                  /* threads for indexing, linking and check (site_options) */
 };
 
 /* Looks up an anchor by id in a doc (after parsing), or NULL. */

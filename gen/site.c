@@ -310,13 +310,12 @@ doc_tree_close(struct doc_tree *t)
 
 /* Freeing. */
 
+/* A doc and what it owns: a tree only if an output left it open. */
 static void
-S_doc_free_job(void *arg, size_t job, int worker)
+S_doc_free(struct doc *d)
 {
-	struct doc *d = ((struct doc **)arg)[job];
 	size_t j;
 
-	(void)worker;
 	for (j = 0; j < d->nanchors; j++)
 		free(d->anchors[j].id);
 	free(d->anchors);
@@ -344,8 +343,8 @@ site_free(struct site *site)
 	for (i = 0; i < site->nchapters; i++)
 		guide_chapter_free(site->chapters[i]);
 	free(site->chapters);
-	/* The parse trees are most of the model: each doc is freed on its own, in parallel. */
-	pool_run(site->jobs, site->ndocs, S_doc_free_job, site->docs);
+	for (i = 0; i < site->ndocs; i++)
+		S_doc_free(site->docs[i]);
 	free(site->docs);
 	for (i = 0; i < site->nassets; i++)
 		free(site->assets[i].url);

@@ -18,7 +18,7 @@
 
 struct site_options {
 	int strict;                /* warnings are errors */
-	int jobs;                  /* threads for parsing, the guide and site_free; 0: one per core */
+	int jobs;                  /* threads for indexing and linking; 0: one per core */
 	/* Print settings that win over site.toml's, or NULL (checked by the caller: config_apply_print). */
 	const struct print_overrides *print;
 };
