@@ -15,7 +15,7 @@
 #include <cmark-gfm.h>
 #include <pango/pangocairo.h>
 
-#include "model.h"
+#include "markdown.h"
 #include "util.h"
 
 /* The monospace faces, in order: code in markup and the code-block face. */

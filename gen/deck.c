@@ -20,26 +20,26 @@ S_card_label(const char *id)
 
 /* A stable hash of a card's front and back, for the page's scripts. */
 static void
-S_card_fingerprint(struct card *c)
+S_card_fingerprint(struct card *c, const struct card_nodes *cn)
 {
 	uint64_t h = hash_fnv1a(c->front_text, strlen(c->front_text), HASH_FNV_SEED);
 	cmark_node *n;
 
-	for (n = c->back.first; n; n = cmark_node_next(n)) {
+	for (n = cn->back.first; n; n = cmark_node_next(n)) {
 		char *t = md_plain_text(n);
 
 		h = hash_fnv1a("\n", 1, h);
 		if (t)
 			h = hash_fnv1a(t, strlen(t), h);
 		free(t);
-		if (n == c->back.last)
+		if (n == cn->back.last)
 			break;
 	}
 	snprintf(c->fingerprint, sizeof(c->fingerprint), "%016llx", (unsigned long long)h);
 }
 
 struct deck *
-deck_build(struct doc *d, struct diag_list *dl)
+deck_build(struct doc *d, struct doc_tree *t, struct diag_list *dl)
 {
 	struct heading_list hl = { 0 };
 	const struct heading *title_h;
@@ -56,32 +56,35 @@ deck_build(struct doc *d, struct diag_list *dl)
 		dk->description = xstrdup(d->src->fm.description);
 	d->deck = dk;
 	d->url = xstrdup(dk->url);
-	model_collect_headings(d, &hl, "card", 1, dl);
+	model_collect_headings(d, t, &hl, "card", 1, dl);
 	dk->title = model_page_title(d, &hl, "deck", &title_h, dl);
 	if (dk->title == NULL)
 		dk->title = xstrdup(dk->slug);
-	model_split_parts(d, &hl, title_h, "card", &ps, dl);
-	dk->intro = ps.intro;
+	model_split_parts(d, t, &hl, title_h, "card", &ps, dl);
+	t->intro = ps.intro;
 	dk->cards = xcalloc(ps.len ? ps.len : 1, sizeof(*dk->cards));
 	dk->ncards = ps.len;
+	t->cards = xcalloc(ps.len ? ps.len : 1, sizeof(*t->cards));
+	t->ncards = ps.len;
 	for (i = 0; i < ps.len; i++) {
 		struct card *c = &dk->cards[i];
+		struct card_nodes *cn = &t->cards[i];
 		const struct heading *h = ps.v[i].h;
 
 		c->id = xstrdup(h->id);
 		c->label = S_card_label(h->id);
 		c->number = (int)i + 1;
 		c->front_text = xstrdup(h->text);
-		c->heading = h->node;
-		c->back = ps.v[i].body;
+		cn->heading = h->node;
+		cn->back = ps.v[i].body;
 		c->line = h->line;
 		c->col = h->col;
 		c->deck = dk;
-		S_card_fingerprint(c);
-		if (c->back.first == NULL)
+		S_card_fingerprint(c, cn);
+		if (cn->back.first == NULL)
 			diag_error(dl, d->src->display, h->line, h->col,
 			    "card \"%s\" has no back: write the answer below its heading", c->id);
-		model_anchor_add(d, c->id, ANCHOR_CARD, c->line, c->col, c->heading, c);
+		model_anchor_add(d, c->id, ANCHOR_CARD, c->line, c->col, c);
 	}
 	if (ps.len == 0 && !d->src->broken)
 		diag_error(dl, d->src->display, 1, 1, "deck has no cards: each ## heading starts one");

@@ -21,7 +21,7 @@ S_is_folder_index(const char *rel)
 }
 
 struct chapter *
-guide_build_chapter(struct doc *d, struct diag_list *dl)
+guide_build_chapter(struct doc *d, struct doc_tree *t, struct diag_list *dl)
 {
 	struct heading_list hl = { 0 };
 	const struct heading *title_h;
@@ -42,12 +42,14 @@ guide_build_chapter(struct doc *d, struct diag_list *dl)
 	c->url = xconcat("guide/", c->slug, "/index.html", NULL);
 	d->chapter = c;
 	d->url = xstrdup(c->url);
-	model_build_page(d, &hl, dl);
+	model_build_page(d, t, &hl, dl);
 	c->title = model_page_title(d, &hl, "chapter", &title_h, dl);
 	if (c->title == NULL)
 		c->title = xstrdup(c->slug);
 	c->sections = xcalloc(hl.len ? hl.len : 1, sizeof(*c->sections));
 	c->nsections = hl.len;
+	t->sections = xcalloc(hl.len ? hl.len : 1, sizeof(*t->sections));
+	t->nsections = hl.len;
 	for (i = 0; i < hl.len; i++) {
 		struct section *s = xcalloc(1, sizeof(*s));
 		struct heading *h = &hl.v[i];
@@ -55,7 +57,7 @@ guide_build_chapter(struct doc *d, struct diag_list *dl)
 		s->id = xstrdup(h->id);
 		s->title = xstrdup(h->text);
 		s->level = h->level;
-		s->heading = h->node;
+		t->sections[i] = h->node;
 		s->line = h->line;
 		s->col = h->col;
 		s->chapter = c;
@@ -224,10 +226,12 @@ static void
 S_chapter_job(void *arg, size_t job, int worker)
 {
 	struct chapter_batch *cb = arg;
+	struct doc_tree *t;
 
 	(void)worker;
-	cb->chapters[job] = guide_build_chapter(cb->docs[job], &cb->dls[job]);
-	model_index_end(cb->docs[job]);
+	t = model_doc_parse(cb->docs[job], &cb->dls[job]);
+	cb->chapters[job] = guide_build_chapter(cb->docs[job], t, &cb->dls[job]);
+	model_index_end(cb->docs[job], t);
 }
 
 void

@@ -366,7 +366,7 @@ S_home(struct html *h)
 		struct part intro;
 
 		S_part_begin(&intro, h);
-		render_out_children(r, &intro.out, site->home->root);
+		render_out_children(r, &intro.out, doc_tree_root(tree));
 		render_out_footnotes(r, &intro.out);
 		render_free(r);
 		doc_tree_close(tree);
@@ -428,7 +428,7 @@ S_fingerprint_attr(struct render_out *o, const char *fp)
 
 /* The option's own blocks: everything in the item but its feedback. */
 static void
-S_option_text(struct render *r, struct render_out *out, const struct quiz_option *o)
+S_option_text(struct render *r, struct render_out *out, const struct option_nodes *o)
 {
 	cmark_node *c;
 
@@ -439,7 +439,7 @@ S_option_text(struct render *r, struct render_out *out, const struct quiz_option
 
 /* The correct option's text, inline, for the answer key. */
 static void
-S_option_inline(struct render *r, struct render_out *out, const struct quiz_option *o)
+S_option_inline(struct render *r, struct render_out *out, const struct option_nodes *o)
 {
 	cmark_node *first = cmark_node_first_child(o->item);
 
@@ -474,14 +474,16 @@ S_question_meta(struct render_out *o, const struct question *q, int sample)
 }
 
 /*
- * One question as an article. A sample shows its answer: the correct
- * options marked, the explanation open; the bank hides it in a details.
+ * One question as an article, its nodes from its topic's open tree. A
+ * sample shows its answer: the correct options marked, the explanation
+ * open; the bank hides it in a details.
  */
 static void
 S_question(const struct html *h, struct render_out *out, const struct question *q,
-    const char *page, int sample)
+    const struct doc_tree *tree, const char *page, int sample)
 {
 	const struct doc *doc = q->topic->doc;
+	const struct question_nodes *qn = doc_tree_question(tree, q);
 	char *prefix = xconcat(sample ? "sample-" : "", q->id, "-", NULL);
 	struct render *r = S_render(h, doc, page, prefix);
 	struct render *copy;
@@ -506,18 +508,18 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 	render_out_nl(out);
 	S_question_meta(out, q, sample);
 	render_out_open(out, sample ? "h3" : "h4", "stem");
-	render_out_children(r, out, q->heading);
+	render_out_children(r, out, qn->heading);
 	render_out_close(out);
 	render_out_nl(out);
-	if (!S_range_empty(&q->stem)) {
+	if (!S_range_empty(&qn->stem)) {
 		render_out_open(out, "div", "stem-body");
-		render_out_blocks(r, out, q->stem.first, q->stem.last);
+		render_out_blocks(r, out, qn->stem.first, qn->stem.last);
 		render_out_close(out);
 		render_out_nl(out);
 	}
-	if (q->hint) {
+	if (qn->hint) {
 		render_out_open(out, "blockquote", "hint");
-		render_out_children(r, out, q->hint);
+		render_out_children(r, out, qn->hint);
 		render_out_close(out);
 		render_out_nl(out);
 	}
@@ -539,11 +541,11 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 			render_out_text(out, " ");
 		}
 		render_out_open(out, "div", "option-text");
-		S_option_text(r, out, o);
+		S_option_text(r, out, &qn->options[i]);
 		render_out_close(out);
-		if (o->feedback && !sample) {
+		if (qn->options[i].feedback && !sample) {
 			render_out_open(out, "div", "option-feedback");
-			render_out_children(r, out, o->feedback);
+			render_out_children(r, out, qn->options[i].feedback);
 			render_out_close(out);
 		}
 		render_out_close(out);
@@ -578,7 +580,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 			render_out_close(out);
 			render_out_text(out, " ");
 			render_out_open(out, "span", "answer-text");
-			S_option_inline(copy, out, &q->options[i]);
+			S_option_inline(copy, out, &qn->options[i]);
 			render_out_close(out);
 		}
 		render_free(copy);
@@ -586,8 +588,8 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_nl(out);
 	}
 	render_out_open(out, "div", "explanation");
-	if (!S_range_empty(&q->explanation))
-		render_out_blocks(r, out, q->explanation.first, q->explanation.last);
+	if (!S_range_empty(&qn->explanation))
+		render_out_blocks(r, out, qn->explanation.first, qn->explanation.last);
 	render_out_footnotes(r, out);
 	render_out_close(out);
 	if (!sample) {
@@ -708,7 +710,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 	free(s);
 	S_part_begin(&lede, h);
 	tree = doc_tree_open(t->index);
-	S_lede(h, &lede.out, t->index, page, t->description, &t->intro, "intro-");
+	S_lede(h, &lede.out, t->index, page, t->description, doc_tree_intro(tree), "intro-");
 	doc_tree_close(tree);
 	S_part_value(&lede, v, "lede");
 	s = S_counts(t);
@@ -775,7 +777,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 			struct question *q = &t->topics[i]->questions[k];
 
 			if (q->sample)
-				S_question(h, &samples.out, q, page, 1);
+				S_question(h, &samples.out, q, tree, page, 1);
 		}
 		doc_tree_close(tree);
 	}
@@ -799,13 +801,13 @@ S_test(struct html *h, const struct test *t, size_t index)
 		render_out_text(o, tp->title);
 		render_out_close(o);
 		render_out_nl(o);
-		/* A one-file test's introduction is the test's (t->intro), not its topic's. */
+		/* A one-file test's introduction is the test's (the lede), not its topic's. */
 		tree = tp->doc != t->index ? doc_tree_open(tp->doc) : NULL;
-		if (!S_range_empty(&tp->intro)) {
+		if (tree && !S_range_empty(doc_tree_intro(tree))) {
 			char *prefix = xconcat("topic-", tp->slug, "-", NULL);
 
 			render_out_open(o, "div", "topic-intro");
-			S_intro(h, o, tp->doc, page, &tp->intro, prefix);
+			S_intro(h, o, tp->doc, page, doc_tree_intro(tree), prefix);
 			render_out_close(o);
 			free(prefix);
 			render_out_nl(o);
@@ -825,15 +827,17 @@ S_test(struct html *h, const struct test *t, size_t index)
 
 /* ---- deck pages -------------------------------------------------------- */
 
-/* Every card of d as the deck page lists them, into out. */
+/* Every card of d as the deck page lists them, into out; tree is d's. */
 static void
-S_cards(const struct html *h, struct render_out *o, const struct deck *d, const char *page)
+S_cards(const struct html *h, struct render_out *o, const struct deck *d,
+    const struct doc_tree *tree, const char *page)
 {
 	size_t i;
 	char *s;
 
 	for (i = 0; i < d->ncards; i++) {
 		const struct card *c = &d->cards[i];
+		const struct card_nodes *cn = doc_tree_card(tree, c);
 		char *prefix = xconcat(c->id, "-", NULL);
 		struct render *r = S_render(h, d->doc, page, prefix);
 
@@ -857,12 +861,12 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d, const 
 		render_out_close(o);
 		render_out_nl(o);
 		render_out_open(o, "h3", "card-front");
-		render_out_children(r, o, c->heading);
+		render_out_children(r, o, cn->heading);
 		render_out_close(o);
 		render_out_nl(o);
 		render_out_open(o, "div", "card-back");
-		if (!S_range_empty(&c->back))
-			render_out_blocks(r, o, c->back.first, c->back.last);
+		if (!S_range_empty(&cn->back))
+			render_out_blocks(r, o, cn->back.first, cn->back.last);
 		render_out_footnotes(r, o);
 		render_out_close(o);
 		render_out_nl(o);
@@ -887,7 +891,7 @@ S_deck(struct html *h, struct deck *d)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	S_part_begin(&lede, h);
-	S_lede(h, &lede.out, d->doc, page, d->description, &d->intro, "intro-");
+	S_lede(h, &lede.out, d->doc, page, d->description, doc_tree_intro(tree), "intro-");
 	S_part_value(&lede, v, "lede");
 	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
@@ -895,7 +899,7 @@ S_deck(struct html *h, struct deck *d)
 	tvars_text(v, "all-title", s);
 	free(s);
 	S_part_begin(&cards, h);
-	S_cards(h, &cards.out, d, page);
+	S_cards(h, &cards.out, d, tree, page);
 	doc_tree_close(tree);
 	S_part_value(&cards, v, "cards");
 	rc = S_write_page(h, THEME_DECK, v, page);
@@ -1010,8 +1014,8 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 
 /* What a chapter body's walk finds besides the body: the sections its page lists. */
 struct outline {
-	struct section *title;     /* the leading # heading's, which the template shows */
-	struct section **toc;      /* the top-level ## and ### */
+	const struct section *title;   /* the leading # heading's, which the template shows */
+	const struct section **toc;    /* the top-level ## and ### */
 	size_t ntoc, cap;
 };
 
@@ -1031,17 +1035,17 @@ S_practise_at(struct render_out *o, const struct chapter *c, const struct sectio
  * heading. A loop, not recursion: quotes may nest thousands deep.
  */
 static void
-S_practise_nested(struct render_out *out, const struct chapter *c, struct section **sorted,
-    size_t nsections, cmark_node *b)
+S_practise_nested(struct render_out *out, const struct chapter *c, const struct doc_tree *tree,
+    cmark_node *b)
 {
 	cmark_node *n = cmark_node_first_child(b), *down;
-	struct section *sec;
+	const struct section *sec;
 
 	if (n && !md_is_block(n))
 		n = NULL;               /* a paragraph, a table cell: text only */
 	while (n != NULL) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
-			if ((sec = render_find_section(sorted, nsections, n)) != NULL)
+			if ((sec = doc_tree_section_at(tree, n)) != NULL)
 				S_practise_at(out, c, sec);
 		} else if ((down = cmark_node_first_child(n)) != NULL && md_is_block(down)) {
 			n = down;
@@ -1053,35 +1057,28 @@ S_practise_nested(struct render_out *out, const struct chapter *c, struct sectio
 	}
 }
 
-/* A chapter's body from its tree into out, and its outline. */
+/* A chapter's body from its open tree into out, and its outline. */
 static void
-S_chapter_body(const struct html *h, const struct chapter *c, struct render_out *out,
-    struct outline *ol)
+S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_tree *tree,
+    struct render_out *out, struct outline *ol)
 {
-	struct section **sorted = NULL;
 	const struct section *open[8];
 	size_t nopen = 0;
 	struct render_opts o;
 	struct render *r;
 	cmark_node *b, *first;
 
-	if (c->nsections > 0) {
-		sorted = xmalloc(c->nsections * sizeof(*sorted));
-		memcpy(sorted, c->sections, c->nsections * sizeof(*sorted));
-		render_sort_sections(sorted, c->nsections);
-	}
 	memset(&o, 0, sizeof(o));
 	o.site = h->site;
 	o.doc = c->doc;
 	o.page_url = c->url;
 	o.id_prefix = "";
-	o.sections = sorted;
-	o.nsections = c->nsections;
+	o.chapter_tree = tree;
 	r = render_new(&o);
 
-	first = c->doc && c->doc->root ? cmark_node_first_child(c->doc->root) : NULL;
+	first = tree ? cmark_node_first_child(doc_tree_root(tree)) : NULL;
 	for (b = first; b; b = cmark_node_next(b)) {
-		struct section *sec = NULL;
+		const struct section *sec = NULL;
 
 		if (cmark_node_get_type(b) == CMARK_NODE_HEADING) {
 			int level = cmark_node_get_heading_level(b);
@@ -1090,7 +1087,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 				nopen--;
 				S_practise_at(out, c, open[nopen]);
 			}
-			sec = render_find_section(sorted, c->nsections, b);
+			sec = doc_tree_section_at(tree, b);
 			/* A leading # heading is the chapter's title: the template shows it. */
 			if (b == first && level == 1) {
 				if (sec) {
@@ -1112,7 +1109,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 		render_out_blocks(r, out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION)
-			S_practise_nested(out, c, sorted, c->nsections, b);
+			S_practise_nested(out, c, tree, b);
 	}
 	while (nopen > 0) {
 		nopen--;
@@ -1121,7 +1118,6 @@ S_chapter_body(const struct html *h, const struct chapter *c, struct render_out 
 	S_practise_at(out, c, NULL);
 	render_out_footnotes(r, out);
 	render_free(r);
-	free(sorted);
 }
 
 static int
@@ -1144,7 +1140,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	tvars_text(v, "lede", description);
 	S_part_begin(&body, h);
 	tree = c->doc ? doc_tree_open(c->doc) : NULL;
-	S_chapter_body(h, c, &body.out, &ol);
+	S_chapter_body(h, c, tree, &body.out, &ol);
 	doc_tree_close(tree);
 	S_part_value(&body, v, "body");
 	if (ol.title)
@@ -1358,13 +1354,13 @@ S_page(struct html *h, size_t i)
 }
 
 static void
-S_question_frag(const struct html *h, size_t i)
+S_question_frag(const struct html *h, const struct doc_tree *tree, size_t i)
 {
 	struct frag *f = &h->frags[i];
 	struct part p;
 
 	S_part_begin(&p, h);
-	S_question(h, &p.out, f->q, f->page, 0);
+	S_question(h, &p.out, f->q, tree, f->page, 0);
 	f->html = S_part_bytes(&p, &f->len);
 }
 
@@ -1413,13 +1409,13 @@ S_topic_questions_job(void *arg, size_t job, int worker)
 		return;
 	tree = doc_tree_open(h->frags[fb->start[job]].q->topic->doc);
 	for (i = fb->start[job]; i < fb->start[job] + fb->count[job]; i++)
-		S_question_frag(h, i);
+		S_question_frag(h, tree, i);
 	doc_tree_close(tree);
 }
 
 /*
  * Renders every question of the bank, a topic on whichever thread is
- * free: a tree is open on one thread only.
+ * free, each topic's tree opened by the job that renders it.
  */
 static void
 S_render_questions(struct html *h, int nthreads)

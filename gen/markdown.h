@@ -27,6 +27,11 @@ cmark_node *md_parse_scratch(const char *md, size_t len, size_t *nodes, struct m
 void md_scratch_free(struct md_scratch *scratch);
 #define MD_PARSE_OPTIONS (CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES)
 
+/* An inclusive run of sibling block nodes; both NULL when empty. */
+struct block_range {
+	cmark_node *first, *last;
+};
+
 /*
  * The syntax extensions md_parse attaches, for renderers that take a list
  * (cmark_render_html). Owned by this module; never free it.

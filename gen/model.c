@@ -79,7 +79,7 @@ doc_line(struct doc *d, int line, size_t *len)
 
 void
 model_anchor_add(struct doc *d, const char *id, enum anchor_kind kind, int line, int col,
-    cmark_node *node, void *target)
+    void *target)
 {
 	struct anchor *a;
 
@@ -90,7 +90,6 @@ model_anchor_add(struct doc *d, const char *id, enum anchor_kind kind, int line,
 	a->kind = kind;
 	a->line = line;
 	a->col = col;
-	a->node = node;
 	switch (kind) {
 	case ANCHOR_HEADING:
 		a->u.section = target;
@@ -139,13 +138,6 @@ doc_anchor(const struct doc *d, const char *id)
 	return NULL;
 }
 
-const char *
-doc_heading_id(const struct doc *d, cmark_node *heading)
-{
-	(void)d;
-	return heading ? cmark_node_get_user_data(heading) : NULL;
-}
-
 struct doc *
 site_doc(const struct site *site, const char *rel)
 {
@@ -154,23 +146,51 @@ site_doc(const struct site *site, const char *rel)
 	return src ? src->doc : NULL;
 }
 
+struct doc_tree *
+model_tree_new(cmark_node *root)
+{
+	struct doc_tree *t = xcalloc(1, sizeof(*t));
+
+	t->root = root;
+	return t;
+}
+
 void
+model_tree_free(struct doc_tree *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nquestions; i++)
+		free(t->questions[i].options);
+	free(t->questions);
+	free(t->cards);
+	free(t->sections);
+	cmark_node_free(t->root);
+	free(t);
+}
+
+struct doc_tree *
 model_doc_parse(struct doc *d, struct diag_list *dl)
 {
 	const struct source *src = d->src;
+	cmark_node *root;
 	size_t nodes;
 
 	d->parsed = 1;
-	d->root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
-	if (nodes <= d->max_elements)
-		return;
-	diag_error(dl, src->display, 0, 0,
-	    "more than %zu Markdown elements (headings, paragraphs, list items, "
-	    "links, ...): split the file, or raise [limits] max_elements in site.toml", d->max_elements);
-	cmark_node_free(d->root);
-	d->root = md_parse("", 0);
-	d->src->broken = 1;
-	d->emptied = 1;
+	root = md_parse_counted(src->body ? src->body : "", src->body ? src->body_len : 0, &nodes);
+	if (nodes > d->max_elements) {
+		diag_error(dl, src->display, 0, 0,
+		    "more than %zu Markdown elements (headings, paragraphs, list items, "
+		    "links, ...): split the file, or raise [limits] max_elements in site.toml",
+		    d->max_elements);
+		cmark_node_free(root);
+		root = md_parse("", 0);
+		d->src->broken = 1;
+		d->emptied = 1;
+	}
+	return model_tree_new(root);
 }
 
 /* Headings: attributes and ids, for every doc alike. */
@@ -227,16 +247,14 @@ S_next_block(cmark_node *root, cmark_node *n)
 }
 
 void
-model_collect_headings(struct doc *d, struct heading_list *hl, const char *top_fallback,
-    int check_dups, struct diag_list *dl)
+model_collect_headings(struct doc *d, struct doc_tree *t, struct heading_list *hl,
+    const char *top_fallback, int check_dups, struct diag_list *dl)
 {
 	struct md_slugger slugger;
 	cmark_node *n;
 	size_t i, j;
 
-	if (d->root == NULL && !d->parsed)
-		model_doc_parse(d, dl);
-	for (n = cmark_node_first_child(d->root); n; n = S_next_block(d->root, n)) {
+	for (n = cmark_node_first_child(t->root); n; n = S_next_block(t->root, n)) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			struct heading *h;
 
@@ -245,7 +263,7 @@ model_collect_headings(struct doc *d, struct heading_list *hl, const char *top_f
 			memset(h, 0, sizeof(*h));
 			h->node = n;
 			h->level = cmark_node_get_heading_level(n);
-			h->top = cmark_node_parent(n) == d->root;
+			h->top = cmark_node_parent(n) == t->root;
 			doc_node_pos(d, n, &h->line, &h->col);
 		}
 	}
@@ -386,13 +404,13 @@ model_file_stem(const char *rel)
 /* Topics and decks: the top-level blocks, split at `##`. */
 
 void
-model_split_parts(struct doc *d, const struct heading_list *hl, const struct heading *title,
-    const char *what, struct parts *ps, struct diag_list *dl)
+model_split_parts(struct doc *d, struct doc_tree *t, const struct heading_list *hl,
+    const struct heading *title, const char *what, struct parts *ps, struct diag_list *dl)
 {
 	cmark_node *n;
 
 	memset(ps, 0, sizeof(*ps));
-	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
+	for (n = cmark_node_first_child(t->root); n; n = cmark_node_next(n)) {
 		const struct heading *h = NULL;
 
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING)
@@ -416,13 +434,6 @@ model_split_parts(struct doc *d, const struct heading_list *hl, const struct hea
 	}
 }
 
-/* Puts the id on the heading node, where renderers find it (doc_heading_id). */
-void
-model_mark_heading(cmark_node *heading, const char *id)
-{
-	cmark_node_set_user_data(heading, (void *)id);
-}
-
 int
 model_cmp_weighted(int ha, long wa, const char *na, int hb, long wb, const char *nb)
 {
@@ -435,15 +446,16 @@ model_cmp_weighted(int ha, long wa, const char *na, int hb, long wb, const char 
 
 /* The body of a heading-only page: every heading an anchor. */
 void
-model_build_page(struct doc *d, struct heading_list *hl, struct diag_list *dl)
+model_build_page(struct doc *d, struct doc_tree *t, struct heading_list *hl,
+    struct diag_list *dl)
 {
 	size_t i;
 
-	model_collect_headings(d, hl, NULL, 1, dl);
+	model_collect_headings(d, t, hl, NULL, 1, dl);
 	for (i = 0; i < hl->len; i++) {
 		struct heading *h = &hl->v[i];
 
-		model_anchor_add(d, h->id, ANCHOR_HEADING, h->line, h->col, h->node, NULL);
+		model_anchor_add(d, h->id, ANCHOR_HEADING, h->line, h->col, NULL);
 	}
 }
 
@@ -624,9 +636,9 @@ S_links_block(struct link_walk *w, cmark_node *top, struct question *q, struct c
 	cmark_iter_free(it);
 }
 
-/* Every link of a published doc, with the question or card it is in. */
+/* Every link of a published doc (in its tree t), with the question or card it is in. */
 static void
-S_links_record(struct doc *d)
+S_links_record(struct doc *d, const struct doc_tree *t)
 {
 	struct link_walk w;
 	struct question *qs = NULL, *q = NULL;
@@ -639,7 +651,7 @@ S_links_record(struct doc *d)
 	free(d->links);
 	d->links = NULL;
 	d->nlinks = 0;
-	if (d->url == NULL || d->root == NULL)
+	if (d->url == NULL)
 		return;
 	memset(&w, 0, sizeof(w));
 	w.d = d;
@@ -650,11 +662,11 @@ S_links_record(struct doc *d)
 		cs = d->deck->cards;
 		nc = d->deck->ncards;
 	}
-	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n)) {
-		if (qi < nq && qs[qi].heading == n) {
+	for (n = cmark_node_first_child(t->root); n; n = cmark_node_next(n)) {
+		if (qi < nq && qi < t->nquestions && t->questions[qi].heading == n) {
 			q = &qs[qi++];
 			c = NULL;
-		} else if (ci < nc && cs[ci].heading == n) {
+		} else if (ci < nc && ci < t->ncards && t->cards[ci].heading == n) {
 			c = &cs[ci++];
 			q = NULL;
 		}
@@ -662,49 +674,10 @@ S_links_record(struct doc *d)
 	}
 }
 
-/* Node pointers: set while a tree is open, NULL otherwise. */
-
-void
-model_doc_detach(struct doc *d)
-{
-	static const struct block_range none = { NULL, NULL };
-	size_t i, k;
-
-	for (i = 0; i < d->nanchors; i++)
-		d->anchors[i].node = NULL;
-	if (d->topic && d->topic->doc == d) {
-		d->topic->intro = none;
-		for (i = 0; i < d->topic->nquestions; i++) {
-			struct question *q = &d->topic->questions[i];
-
-			q->heading = q->hint = q->options_list = NULL;
-			q->stem = q->explanation = none;
-			for (k = 0; k < q->noptions; k++)
-				q->options[k].item = q->options[k].feedback = NULL;
-		}
-	}
-	if (d->test && d->test->index == d)
-		d->test->intro = none;
-	if (d->deck) {
-		d->deck->intro = none;
-		for (i = 0; i < d->deck->ncards; i++) {
-			d->deck->cards[i].heading = NULL;
-			d->deck->cards[i].back = none;
-		}
-	}
-	if (d->chapter)
-		for (i = 0; i < d->chapter->nsections; i++)
-			d->chapter->sections[i]->heading = NULL;
-}
-
 /* The end of d's index job: its links recorded, its tree dropped. */
 void
-model_index_end(struct doc *d)
+model_index_end(struct doc *d, struct doc_tree *t)
 {
-	if (d->root == NULL)
-		return;
-	S_links_record(d);
-	model_doc_detach(d);
-	cmark_node_free(d->root);
-	d->root = NULL;
+	S_links_record(d, t);
+	model_tree_free(t);
 }

@@ -5,14 +5,15 @@
  *        > decks > cards
  *        > guide > chapters > sections
  *
- * Each Markdown source is parsed while it is indexed, and its tree freed
- * when its index job ends: the model keeps plain data (ids, titles, the
- * links as written). An output parses a doc again for as long as it
- * renders it (doc_tree_open): then questions, cards, sections and
- * anchors point into that tree (they do not own nodes), and back to NULL
- * once it is closed. Block ranges are inclusive runs of sibling nodes.
- * The model holds what was parsed and linked, nothing rendered; the
- * whole of it is freed in one place: site_free.
+ * Plain data only: ids, titles, difficulty, counts, positions, anchors
+ * and the links as written. Each Markdown source is parsed while it is
+ * indexed and its tree freed when its index job ends, so the model holds
+ * no cmark nodes: a pointer into a tree would outlive it, or keep every
+ * tree of a large site in memory. An output that renders a doc parses it
+ * again (doc_tree_open, site.h); the nodes it needs (a question's stem,
+ * a card's back, a section's heading) are in that tree, found from the
+ * model's question, card or section. The model holds nothing rendered;
+ * the whole of it is freed in one place: site_free.
  *
  * This header holds the model's types and the look-ups on a doc
  * (model.c); loading, trees and freeing are in site.h. The model's own
@@ -22,7 +23,6 @@
 #define QUIZDECK_MODEL_H
 
 #include <stddef.h>
-#include <cmark-gfm.h>
 
 #include "config.h"
 #include "content.h"
@@ -33,11 +33,6 @@ struct card;
 struct section;
 struct chapter;
 
-/* An inclusive run of sibling block nodes; both NULL when empty. */
-struct block_range {
-	cmark_node *first, *last;
-};
-
 enum anchor_kind { ANCHOR_HEADING, ANCHOR_QUESTION, ANCHOR_CARD, ANCHOR_TOPIC };
 
 /* An id a link may point at inside a doc. */
@@ -45,7 +40,6 @@ struct anchor {
 	char *id;
 	enum anchor_kind kind;
 	int line, col;
-	cmark_node *node;          /* the heading (NULL for ANCHOR_TOPIC) */
 	union {
 		struct section *section;   /* ANCHOR_HEADING in a chapter */
 		struct question *question;
@@ -70,7 +64,6 @@ struct doc_link {
 /* One Markdown source. */
 struct doc {
 	struct source *src;        /* not owned */
-	cmark_node *root;          /* the tree while open (doc_tree_open), else NULL */
 	struct doc_link *links;    /* in document order; only for a doc with a url */
 	size_t nlinks;
 	size_t max_elements;       /* private: [limits] max_elements */
@@ -106,29 +99,23 @@ struct section_list {
 	size_t len, cap;
 };
 
+/* A task-list item of a question; its nodes are in the tree (struct option_nodes). */
 struct quiz_option {
-	cmark_node *item;          /* the task-list item */
 	int correct;
-	cmark_node *feedback;      /* block quote inside the item, or NULL */
 	int line, col;
 };
 
 struct question {
 	char *id;
 	char *stem_text;           /* the heading's plain text */
-	cmark_node *heading;
 	enum difficulty difficulty;
 	int sample;                /* marked .sample, or chosen as a default sample */
 	int marked;                /* marked .sample */
 	int multi;                 /* more than one correct option */
 	int line, col;             /* the heading's position in the source */
 	struct topic *topic;
-	struct block_range stem;   /* further stem blocks after the heading */
-	cmark_node *hint;          /* block quote before the options, or NULL */
-	cmark_node *options_list;  /* the task list */
 	struct quiz_option *options;
 	size_t noptions;
-	struct block_range explanation;
 	int has_options;           /* a task list was found, whatever its items */
 	char fingerprint[17];      /* hex of a hash of stem and options: saved answers of a changed question are dropped */
 	struct section_list links_to;   /* guide sections its explanation (or any part) links to, in order, unique */
@@ -139,7 +126,6 @@ struct topic {
 	char *title;
 	struct doc *doc;
 	long weight;
-	struct block_range intro;  /* text before the first ## */
 	struct question *questions;
 	size_t nquestions;
 	struct test *test;
@@ -150,7 +136,6 @@ struct test {
 	char *title;
 	char *description;         /* NULL if none */
 	struct doc *index;         /* _index.md (or the single file) */
-	struct block_range intro;  /* body of _index.md */
 	struct topic **topics;     /* ordered by weight, then file name */
 	size_t ntopics;
 	size_t count[3];           /* questions by difficulty */
@@ -164,8 +149,6 @@ struct card {
 	char *label;               /* id with the first letter upper-cased */
 	int number;                /* 1-based, in file order */
 	char *front_text;          /* the heading's plain text */
-	cmark_node *heading;
-	struct block_range back;
 	int line, col;
 	struct deck *deck;
 	struct section_list links_to;
@@ -177,7 +160,6 @@ struct deck {
 	char *title;
 	char *description;
 	struct doc *doc;
-	struct block_range intro;
 	struct card *cards;
 	size_t ncards;
 	long weight;
@@ -189,7 +171,6 @@ struct section {
 	char *id;
 	char *title;               /* plain text */
 	int level;                 /* 1..6 */
-	cmark_node *heading;
 	int line, col;
 	struct chapter *chapter;
 	struct xref_list backlinks; /* questions and cards linking here, in model order */
@@ -241,19 +222,10 @@ const struct anchor *doc_anchor(const struct doc *d, const char *id);
 /* The doc for a source path below content/, or NULL. */
 struct doc *site_doc(const struct site *site, const char *rel);
 /*
- * The id of a heading node of doc d (a question, card, section or any
- * other heading given an id), or NULL. Renderers set it as the id
- * attribute. The model keeps it as the node's cmark user data: nobody
- * else may set user data on headings.
- */
-const char *doc_heading_id(const struct doc *d, cmark_node *heading);
-/*
  * Line `line` (1-based, counted from the top of the file as in
  * diagnostics) of d's Markdown body, without its line break; NULL when the
  * line is not in the body. *len gets its length.
  */
 const char *doc_line(struct doc *d, int line, size_t *len);
-/* A node's start position in the file (cmark counts from the body's start). */
-void doc_node_pos(const struct doc *d, cmark_node *node, int *line, int *col);
 
 #endif

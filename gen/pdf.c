@@ -84,6 +84,7 @@ struct style {
 struct writer {
 	const struct site *site;
 	const struct deck *deck;
+	const struct doc_tree *tree; /* the deck's, open while it is drawn; NULL without a doc */
 	size_t ncards;               /* the deck's cards */
 	const struct print_config *pc;
 	struct impose im;
@@ -448,14 +449,22 @@ struct prep {
 	struct fit fit;
 };
 
+/* The card's nodes in the deck's tree, or NULL without one. */
+static const struct card_nodes *
+S_card_nodes(const struct writer *w, const struct card *c)
+{
+	return w->tree ? doc_tree_card(w->tree, c) : NULL;
+}
+
 /* The question's markup; caller frees. */
 static char *
-S_question_markup(const struct card *c)
+S_question_markup(const struct writer *w, const struct card *c)
 {
+	const struct card_nodes *cn = S_card_nodes(w, c);
 	struct buf b;
 
-	if (c->heading)
-		return cardtext_inline(c->heading);
+	if (cn && cn->heading)
+		return cardtext_inline(cn->heading);
 	buf_init(&b);
 	cardtext_escape(&b, c->front_text ? c->front_text : "");
 	buf_putc(&b, '\0');
@@ -482,7 +491,7 @@ static void
 S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit,
     PangoLayout **keep)
 {
-	char *markup = S_question_markup(c);
+	char *markup = S_question_markup(w, c);
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 	PangoLayout *l = S_question_layout(w, markup, width);
 
@@ -510,7 +519,9 @@ static void
 S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
     struct cardtext **keep)
 {
-	struct cardtext *text = cardtext_new(&c->back);
+	static const struct block_range none = { NULL, NULL };
+	const struct card_nodes *cn = S_card_nodes(w, c);
+	struct cardtext *text = cardtext_new(cn ? &cn->back : &none);
 	struct cardtext_fonts f = { w->pango, w->font, w->mono };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 
@@ -993,6 +1004,7 @@ S_lay_out_page(struct fitting *ft, size_t p)
 	if (t->pango == NULL) {
 		t->site = w->site;
 		t->deck = w->deck;
+		t->tree = w->tree;
 		t->ncards = w->ncards;
 		t->pc = w->pc;
 		t->st = w->st;
@@ -1186,6 +1198,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	/* Open on this thread; the fitting threads only read it. */
 	if (deck->doc)
 		tree = doc_tree_open(deck->doc);
+	w.tree = tree;
 	w.progress = w.ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
 	subject = deck->description && *deck->description ? xstrdup(deck->description)
 	    : xasprintf("%zu flashcards", w.ncards);

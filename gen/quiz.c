@@ -45,22 +45,22 @@ S_hash_text(uint64_t *h, cmark_node *n)
 }
 
 static void
-S_fingerprint(struct question *q)
+S_fingerprint(struct question *q, const struct question_nodes *qn)
 {
 	uint64_t h = HASH_FNV_SEED;
 	cmark_node *n;
 	size_t i;
 
 	h = hash_fnv1a(q->stem_text, strlen(q->stem_text) + 1, h);
-	if (q->stem.first)
-		for (n = q->stem.first;; n = cmark_node_next(n)) {
+	if (qn->stem.first)
+		for (n = qn->stem.first;; n = cmark_node_next(n)) {
 			S_hash_text(&h, n);
-			if (n == q->stem.last)
+			if (n == qn->stem.last)
 				break;
 		}
 	for (i = 0; i < q->noptions; i++) {
 		h = hash_fnv1a(q->options[i].correct ? "x" : " ", 1, h);
-		S_hash_text(&h, q->options[i].item);
+		S_hash_text(&h, qn->options[i].item);
 	}
 	snprintf(q->fingerprint, sizeof(q->fingerprint), "%016llx", (unsigned long long)h);
 }
@@ -101,9 +101,10 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 	}
 }
 
+/* Question q of topic t from part p; qn gets its nodes. */
 static void
-S_build_question(struct doc *d, struct topic *t, struct question *q, const struct part *p,
-    enum difficulty deflt, struct diag_list *dl)
+S_build_question(struct doc *d, struct topic *t, struct question *q, struct question_nodes *qn,
+    const struct part *p, enum difficulty deflt, struct diag_list *dl)
 {
 	const char *file = d->src->display;
 	cmark_node *n, *opts = NULL, *prev = NULL, *item;
@@ -111,9 +112,10 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 	int line, col;
 
 	memset(q, 0, sizeof(*q));
+	memset(qn, 0, sizeof(*qn));
 	q->id = xstrdup(p->h->id);
 	q->stem_text = xstrdup(p->h->text);
-	q->heading = p->h->node;
+	qn->heading = p->h->node;
 	q->line = p->h->line;
 	q->col = p->h->col;
 	q->topic = t;
@@ -124,31 +126,32 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 			if (opts == NULL && S_is_task_list(n)) {
 				opts = n;
 				if (prev && cmark_node_get_type(prev) == CMARK_NODE_BLOCK_QUOTE)
-					q->hint = prev;
+					qn->hint = prev;
 			} else if (opts != NULL)
-				model_range_add(&q->explanation, n);
+				model_range_add(&qn->explanation, n);
 			if (n == p->body.last)
 				break;
 			prev = n;
 		}
-	if (p->body.first && opts != p->body.first && !(q->hint && q->hint == p->body.first))
-		for (n = p->body.first; n && n != opts && n != q->hint; n = cmark_node_next(n))
-			model_range_add(&q->stem, n);
+	if (p->body.first && opts != p->body.first && !(qn->hint && qn->hint == p->body.first))
+		for (n = p->body.first; n && n != opts && n != qn->hint; n = cmark_node_next(n))
+			model_range_add(&qn->stem, n);
 	if (opts == NULL) {
 		diag_error(dl, file, q->line, q->col,
 		    "question \"%s\" has no options: add a task list (- [ ] wrong, - [x] right) after it",
 		    q->id);
 		return;
 	}
-	q->options_list = opts;
 	q->has_options = 1;
 	/* Sized to the list: a bank's questions outlive their trees, and most have four options. */
 	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item))
 		nitems++;
 	q->options = xcalloc(nitems, sizeof(*q->options));
+	qn->options = xcalloc(nitems, sizeof(*qn->options));
 	nitems = 0;
 	for (item = cmark_node_first_child(opts); item; item = cmark_node_next(item)) {
 		struct quiz_option *o;
+		struct option_nodes *on;
 		cmark_node *c;
 
 		nitems++;
@@ -159,14 +162,15 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 			    nitems, q->id);
 			continue;
 		}
+		on = &qn->options[q->noptions];
 		o = &q->options[q->noptions++];
-		o->item = item;
+		on->item = item;
 		o->correct = md_task_item_checked(item);
 		o->line = line;
 		o->col = col;
 		for (c = cmark_node_first_child(item); c; c = cmark_node_next(c))
 			if (cmark_node_get_type(c) == CMARK_NODE_BLOCK_QUOTE) {
-				o->feedback = c;
+				on->feedback = c;
 				break;
 			}
 		if (o->correct)
@@ -181,16 +185,16 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, const struc
 		diag_error(dl, file, line, col,
 		    "question \"%s\" has no correct option: mark the right one with [x]", q->id);
 	q->multi = ncorrect > 1;
-	if (q->explanation.first == NULL)
+	if (qn->explanation.first == NULL)
 		diag_warning(dl, file, q->line, q->col,
 		    "question \"%s\" has no explanation: add a paragraph after the options saying why the answer is right",
 		    q->id);
-	S_fingerprint(q);
+	S_fingerprint(q, qn);
 }
 
 struct topic *
-quiz_build_topic(struct doc *d, struct test *t, const char *url, const char *slug,
-    enum difficulty deflt, struct diag_list *dl)
+quiz_build_topic(struct doc *d, struct doc_tree *tr, struct test *t, const char *url,
+    const char *slug, enum difficulty deflt, struct diag_list *dl)
 {
 	struct heading_list hl = { 0 };
 	const struct heading *title_h;
@@ -205,7 +209,7 @@ quiz_build_topic(struct doc *d, struct test *t, const char *url, const char *slu
 	d->topic = tp;
 	d->url = xstrdup(url);
 	/* Question ids are checked across the whole test (S_test_ids). */
-	model_collect_headings(d, &hl, "question", 0, dl);
+	model_collect_headings(d, tr, &hl, "question", 0, dl);
 	title_h = model_title_heading(&hl);
 	if (d->src->fm.title)
 		tp->title = xstrdup(d->src->fm.title);
@@ -222,22 +226,24 @@ quiz_build_topic(struct doc *d, struct test *t, const char *url, const char *slu
 	}
 	if (d->src->fm.difficulty != DIFF_NONE)
 		deflt = d->src->fm.difficulty;
-	model_split_parts(d, &hl, d->src->fm.title ? NULL : title_h, "question", &ps, dl);
-	tp->intro = ps.intro;
+	model_split_parts(d, tr, &hl, d->src->fm.title ? NULL : title_h, "question", &ps, dl);
+	tr->intro = ps.intro;
 	tp->questions = xcalloc(ps.len ? ps.len : 1, sizeof(*tp->questions));
 	tp->nquestions = ps.len;
+	tr->questions = xcalloc(ps.len ? ps.len : 1, sizeof(*tr->questions));
+	tr->nquestions = ps.len;
 	for (i = 0; i < ps.len; i++)
-		S_build_question(d, tp, &tp->questions[i], &ps.v[i], deflt, dl);
+		S_build_question(d, tp, &tp->questions[i], &tr->questions[i], &ps.v[i], deflt, dl);
 	for (i = 0; i < tp->nquestions; i++) {
 		struct question *q = &tp->questions[i];
 
-		model_anchor_add(d, q->id, ANCHOR_QUESTION, q->line, q->col, q->heading, q);
+		model_anchor_add(d, q->id, ANCHOR_QUESTION, q->line, q->col, q);
 	}
 	if (d->src->kind == SOURCE_TOPIC) {
 		/* A link to the topic file without # lands on the topic. */
 		char *id = xconcat("topic-", tp->slug, NULL);
 
-		model_anchor_add(d, id, ANCHOR_TOPIC, 1, 1, NULL, tp);
+		model_anchor_add(d, id, ANCHOR_TOPIC, 1, 1, tp);
 		free(id);
 	}
 	if (ps.len == 0 && !d->src->broken)
@@ -405,19 +411,19 @@ S_test_add_topic(struct test *t, struct topic *tp)
 }
 
 char *
-quiz_test_index(struct doc *d, struct block_range *intro, struct diag_list *dl)
+quiz_test_index(struct doc *d, struct doc_tree *tr, struct diag_list *dl)
 {
 	struct heading_list hl = { 0 };
 	const struct heading *title_h;
 	char *title;
 	cmark_node *n;
 
-	model_build_page(d, &hl, dl);
+	model_build_page(d, tr, &hl, dl);
 	title = model_page_title(d, &hl, "test", &title_h, dl);
-	memset(intro, 0, sizeof(*intro));
-	for (n = cmark_node_first_child(d->root); n; n = cmark_node_next(n))
+	memset(&tr->intro, 0, sizeof(tr->intro));
+	for (n = cmark_node_first_child(tr->root); n; n = cmark_node_next(n))
 		if (title_h == NULL || n != title_h->node)
-			model_range_add(intro, n);
+			model_range_add(&tr->intro, n);
 	model_headings_free(&hl);
 	return title;
 }
@@ -442,10 +448,12 @@ S_topic_job(void *arg, size_t job, int worker)
 	struct topic_batch *tb = arg;
 	struct topic_job *j = &tb->jobs[job];
 	char *slug = model_file_stem(j->doc->src->rel);
+	struct doc_tree *tr;
 
 	(void)worker;
-	j->topic = quiz_build_topic(j->doc, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
-	model_index_end(j->doc);
+	tr = model_doc_parse(j->doc, &tb->dls[job]);
+	j->topic = quiz_build_topic(j->doc, tr, j->test, j->test->url, slug, j->deflt, &tb->dls[job]);
+	model_index_end(j->doc, tr);
 	free(slug);
 }
 
@@ -481,7 +489,8 @@ quiz_build_tests(struct site *site, struct diag_list *dl)
 			t->topics = NULL;
 			/* The file is the test and its one topic. */
 			{
-				struct topic *tp = quiz_build_topic(d, t, t->url, slug, DIFF_NONE, dl);
+				struct doc_tree *tr = model_doc_parse(d, dl);
+				struct topic *tp = quiz_build_topic(d, tr, t, t->url, slug, DIFF_NONE, dl);
 
 				S_test_add_topic(t, tp);
 				t->title = tp->title ? xstrdup(tp->title) : NULL;
@@ -493,22 +502,22 @@ quiz_build_tests(struct site *site, struct diag_list *dl)
 				}
 				if (tp->title == NULL)
 					tp->title = xstrdup(t->title);
-				/* What comes before the first question introduces the test. */
-				t->intro = tp->intro;
-				memset(&tp->intro, 0, sizeof(tp->intro));
-				model_index_end(d);
+				/* What comes before the first question introduces the test (doc_tree_intro). */
+				model_index_end(d, tr);
 			}
 			free(slug);
 		} else if (src->kind == SOURCE_TEST_INDEX) {
 			char *dir = path_dirname(src->rel);
 			size_t k, prefix;
 			enum difficulty deflt = src->fm.difficulty;
+			struct doc_tree *tr;
 
 			slug = xstrdup(path_basename(dir));
 			t = S_test_new(slug, d);
 			d->url = xstrdup(t->url);
-			t->title = quiz_test_index(d, &t->intro, dl);
-			model_index_end(d);
+			tr = model_doc_parse(d, dl);
+			t->title = quiz_test_index(d, tr, dl);
+			model_index_end(d, tr);
 			if (t->title == NULL)
 				t->title = xstrdup(slug);
 			prefix = strlen(dir) + 1;

@@ -107,48 +107,6 @@ render_free(struct render *r)
 	free(r);
 }
 
-static int
-S_section_cmp(const void *a, const void *b)
-{
-	const struct section *x = *(struct section *const *)a;
-	const struct section *y = *(struct section *const *)b;
-	uintptr_t p = (uintptr_t)x->heading, q = (uintptr_t)y->heading;
-
-	return p < q ? -1 : p > q;
-}
-
-void
-render_sort_sections(struct section **v, size_t n)
-{
-	if (n > 1)
-		qsort(v, n, sizeof(*v), S_section_cmp);
-}
-
-struct section *
-render_find_section(struct section *const *v, size_t n, cmark_node *heading)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uintptr_t h = (uintptr_t)v[mid]->heading;
-
-		if (h == (uintptr_t)heading)
-			return v[mid];
-		if (h < (uintptr_t)heading)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static const struct section *
-S_section_of(const struct render *r, cmark_node *heading)
-{
-	return render_find_section(r->o.sections, r->o.nsections, heading);
-}
-
 /* ---- links ------------------------------------------------------------- */
 
 /*
@@ -642,7 +600,8 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		int level = cmark_node_get_heading_level(node);
 
 		S_open(r, hn[level >= 1 && level <= 6 ? level - 1 : 0], NULL);
-		if (r->o.sections && (fr->section = S_section_of(r, node)) != NULL && !r->o.copy)
+		fr->section = doc_tree_section_at(r->o.chapter_tree, node);
+		if (fr->section != NULL && !r->o.copy)
 			S_attr(r, "id", fr->section->id);
 		else
 			fr->section = NULL;

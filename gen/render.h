@@ -16,6 +16,7 @@
 #include <libxml/tree.h>
 
 #include "model.h"
+#include "site.h"
 
 struct render_opts {
 	const struct site *site;
@@ -23,12 +24,11 @@ struct render_opts {
 	const char *page_url;      /* the page being built, below out/ */
 	const char *id_prefix;     /* keeps footnote ids unique on the page ("" or "q1-") */
 	/*
-	 * Chapter pages: headings get the ids of these sections (sorted by
-	 * heading pointer, as render_sort_sections leaves them) and a
-	 * self-link. NULL elsewhere: headings get no id.
+	 * Chapter pages: the chapter's open tree, whose headings get the ids
+	 * of their sections (doc_tree_section_at) and a self-link. NULL
+	 * elsewhere: headings get no id.
 	 */
-	struct section **sections;
-	size_t nsections;
+	const struct doc_tree *chapter_tree;
 	/* A second rendering of the same content on one page: emit no ids. */
 	int copy;
 };
@@ -72,11 +72,6 @@ void render_out_nl(struct render_out *o);
 void render_out_blocks(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last);
 void render_out_children(struct render *r, struct render_out *o, cmark_node *node);
 void render_out_footnotes(struct render *r, struct render_out *o);
-
-/* Sorts sections by heading pointer, for render_opts.sections. */
-void render_sort_sections(struct section **v, size_t n);
-/* The section of a heading in a sorted array, or NULL. */
-struct section *render_find_section(struct section *const *v, size_t n, cmark_node *heading);
 
 /* Helpers for building pages. */
 xmlNodePtr render_el(xmlNodePtr parent, const char *name, const char *cls);

@@ -90,26 +90,27 @@ S_pages_job(void *arg, size_t job, int worker)
 	struct doc *d = pb->docs[job];
 	struct diag_list *dl = &pb->dls[job];
 	struct heading_list hl = { 0 };
+	struct doc_tree *t = model_doc_parse(d, dl);
 
 	(void)worker;
 	switch (d->src->kind) {
 	case SOURCE_HOME:
 		d->url = xstrdup("index.html");
-		model_build_page(d, &hl, dl);
+		model_build_page(d, t, &hl, dl);
 		model_headings_free(&hl);
 		break;
 	case SOURCE_OTHER_MD:
-		model_build_page(d, &hl, dl);
+		model_build_page(d, t, &hl, dl);
 		model_headings_free(&hl);
 		S_unpublished(d, dl);
 		break;
 	case SOURCE_DECK:
-		pb->decks[job] = deck_build(d, dl);
+		pb->decks[job] = deck_build(d, t, dl);
 		break;
 	default:
 		break;
 	}
-	model_index_end(d);
+	model_index_end(d, t);
 }
 
 static void
@@ -188,8 +189,7 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 		struct doc *d = site->docs[i];
 
 		if (!d->parsed)
-			model_doc_parse(d, dl);
-		model_index_end(d);
+			model_index_end(d, model_doc_parse(d, dl));
 	}
 	pool_run(site->jobs, site->ndocs, S_anchors_job, site->docs);
 	return dl->errors > errors ? -1 : 0;
@@ -197,120 +197,116 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 
 /* Trees again, for the outputs. */
 
-struct doc_tree {
-	struct doc *d;
-};
-
 /*
- * Points d's model into td's tree: the index walk run again on it (the
- * same source gives the same structure), its nodes taken and the rest
- * dropped. The headings get their ids (doc_heading_id) from d's anchors.
+ * Runs on td, a throwaway copy of d, the build that indexed d: t gets
+ * the nodes (the same source gives the same structure), td the model
+ * data, which the caller drops.
  */
 static void
-S_attach(struct doc *d, struct doc *td)
+S_build_again(const struct doc *d, struct doc *td, struct doc_tree *t)
 {
 	struct diag_list dl;
-	size_t i, k;
 
 	diag_init(&dl);
-	if (d->topic && d->topic->doc == d) {
-		struct topic *tp = quiz_build_topic(td, d->topic->test, "", d->topic->slug, DIFF_NONE, &dl);
-
-		for (i = 0; i < tp->nquestions && i < d->topic->nquestions; i++) {
-			struct question *q = &d->topic->questions[i], *nq = &tp->questions[i];
-
-			q->heading = nq->heading;
-			q->stem = nq->stem;
-			q->hint = nq->hint;
-			q->options_list = nq->options_list;
-			q->explanation = nq->explanation;
-			for (k = 0; k < q->noptions && k < nq->noptions; k++) {
-				q->options[k].item = nq->options[k].item;
-				q->options[k].feedback = nq->options[k].feedback;
-			}
-		}
-		/* A one-file test: what comes before the first question introduces the test. */
-		if (d->test && d->test->index == d)
-			d->test->intro = tp->intro;
-		else
-			d->topic->intro = tp->intro;
-		quiz_topic_free(tp);
-	} else if (d->deck) {
-		struct deck *dk = deck_build(td, &dl);
-
-		d->deck->intro = dk->intro;
-		for (i = 0; i < dk->ncards && i < d->deck->ncards; i++) {
-			d->deck->cards[i].heading = dk->cards[i].heading;
-			d->deck->cards[i].back = dk->cards[i].back;
-		}
-		deck_free(dk);
-	} else if (d->chapter) {
-		struct chapter *c = guide_build_chapter(td, &dl);
-
-		for (i = 0; i < c->nsections && i < d->chapter->nsections; i++)
-			d->chapter->sections[i]->heading = c->sections[i]->heading;
-		guide_chapter_free(c);
-	} else if (d->test && d->test->index == d) {
-		free(quiz_test_index(td, &d->test->intro, &dl));
-	} else {
+	if (d->topic && d->topic->doc == d)
+		quiz_topic_free(quiz_build_topic(td, t, d->topic->test, "", d->topic->slug, DIFF_NONE, &dl));
+	else if (d->deck)
+		deck_free(deck_build(td, t, &dl));
+	else if (d->chapter)
+		guide_chapter_free(guide_build_chapter(td, t, &dl));
+	else if (d->test && d->test->index == d)
+		free(quiz_test_index(td, t, &dl));
+	else {
 		struct heading_list hl = { 0 };
 
-		model_build_page(td, &hl, &dl);
+		model_build_page(td, t, &hl, &dl);
 		model_headings_free(&hl);
 	}
 	diag_free(&dl);
-	if (td->nanchors > 1)
-		qsort(td->anchors, td->nanchors, sizeof(*td->anchors), model_cmp_anchor);
-	for (k = 0; k < td->nanchors && k < d->nanchors; k++) {
-		d->anchors[k].node = td->anchors[k].node;
-		if (d->anchors[k].node)
-			model_mark_heading(d->anchors[k].node, d->anchors[k].id);
-	}
 }
 
 struct doc_tree *
-doc_tree_open(struct doc *d)
+doc_tree_open(const struct doc *d)
 {
-	struct doc_tree *t = xcalloc(1, sizeof(*t));
 	const struct source *src = d->src;
 	int empty = d->emptied || src->body == NULL;
+	struct doc_tree *t;
 	struct doc td;
 	size_t k;
 
-	t->d = d;
 	/*
 	 * cmark's own allocator, not a scratch arena: an output may hold a
 	 * tree for a long time (a deck's, while all its pages are drawn), and
 	 * an arena keeps every block cmark frees as it parses and edits.
 	 */
-	d->root = md_parse(empty ? "" : src->body, empty ? 0 : src->body_len);
+	t = model_tree_new(md_parse(empty ? "" : src->body, empty ? 0 : src->body_len));
 	memset(&td, 0, sizeof(td));
 	td.src = d->src;
-	td.root = d->root;
 	td.parsed = 1;
-	S_attach(d, &td);
+	S_build_again(d, &td, t);
 	for (k = 0; k < td.nanchors; k++)
 		free(td.anchors[k].id);
 	free(td.anchors);
 	free(td.line_starts);
 	free(td.url);
+	t->d = d;
+	if (d->chapter)
+		for (k = 0; k < t->nsections && k < d->chapter->nsections; k++)
+			cmark_node_set_user_data(t->sections[k], d->chapter->sections[k]);
 	return t;
 }
 
 void
 doc_tree_close(struct doc_tree *t)
 {
-	if (t == NULL)
-		return;
-	model_doc_detach(t->d);
-	cmark_node_free(t->d->root);
-	t->d->root = NULL;
-	free(t);
+	model_tree_free(t);
+}
+
+cmark_node *
+doc_tree_root(const struct doc_tree *t)
+{
+	return t->root;
+}
+
+const struct block_range *
+doc_tree_intro(const struct doc_tree *t)
+{
+	return &t->intro;
+}
+
+const struct question_nodes *
+doc_tree_question(const struct doc_tree *t, const struct question *q)
+{
+	size_t i;
+
+	if (q->topic == NULL || q->topic->doc != t->d)
+		return NULL;
+	i = (size_t)(q - q->topic->questions);
+	return i < t->nquestions ? &t->questions[i] : NULL;
+}
+
+const struct card_nodes *
+doc_tree_card(const struct doc_tree *t, const struct card *c)
+{
+	size_t i;
+
+	if (c->deck == NULL || c->deck->doc != t->d)
+		return NULL;
+	i = (size_t)(c - c->deck->cards);
+	return i < t->ncards ? &t->cards[i] : NULL;
+}
+
+const struct section *
+doc_tree_section_at(const struct doc_tree *t, cmark_node *heading)
+{
+	if (t == NULL || t->d->chapter == NULL || heading == NULL)
+		return NULL;
+	return cmark_node_get_user_data(heading);
 }
 
 /* Freeing. */
 
-/* A doc and what it owns: a tree only if an output left it open. */
+/* A doc and what it owns. */
 static void
 S_doc_free(struct doc *d)
 {
@@ -324,8 +320,6 @@ S_doc_free(struct doc *d)
 	free(d->links);
 	free(d->line_starts);
 	free(d->url);
-	if (d->root != NULL)
-		cmark_node_free(d->root);
 	free(d);
 }
 
@@ -427,16 +421,16 @@ S_dump_str(FILE *fp, const char *s)
 
 /* A block range as "L1-L2" lines in the file, "-" when empty. */
 static void
-S_dump_range(FILE *fp, const struct doc *d, const char *name, struct block_range r)
+S_dump_range(FILE *fp, const struct doc *d, const char *name, const struct block_range *r)
 {
 	int l1, c1, l2;
 
-	if (r.first == NULL) {
+	if (r == NULL || r->first == NULL) {
 		fprintf(fp, " %s=-", name);
 		return;
 	}
-	doc_node_pos(d, r.first, &l1, &c1);
-	l2 = cmark_node_get_end_line(r.last) + d->src->body_line - 1;
+	doc_node_pos(d, r->first, &l1, &c1);
+	l2 = cmark_node_get_end_line(r->last) + d->src->body_line - 1;
 	fprintf(fp, " %s=%d-%d", name, l1, l2);
 }
 
@@ -467,15 +461,46 @@ S_dump_xrefs(FILE *fp, const char *indent, const struct xref_list *l)
 	}
 }
 
+/* A topic's questions; tr is the topic's open tree. */
+static void
+S_dump_questions(FILE *fp, const struct topic *tp, const struct doc_tree *tr)
+{
+	size_t k, m;
+
+	for (k = 0; k < tp->nquestions; k++) {
+		const struct question *q = &tp->questions[k];
+		const struct question_nodes *qn = doc_tree_question(tr, q);
+		size_t ncorrect = 0, nfeedback = 0;
+
+		for (m = 0; m < q->noptions; m++) {
+			ncorrect += q->options[m].correct;
+			nfeedback += qn->options[m].feedback != NULL;
+		}
+		fprintf(fp, "    question %s %s%s%s at=%d:%d ", q->id,
+		    difficulty_name(q->difficulty), q->sample ? " sample" : "",
+		    q->multi ? " multi" : "", q->line, q->col);
+		S_dump_str(fp, q->stem_text);
+		fprintf(fp, "\n     ");
+		S_dump_range(fp, tp->doc, "stem", &qn->stem);
+		fprintf(fp, " hint=%s options=%zu correct=%zu feedback=%zu",
+		    qn->hint ? "yes" : "no", q->noptions, ncorrect, nfeedback);
+		S_dump_range(fp, tp->doc, "explanation", &qn->explanation);
+		fprintf(fp, " fingerprint=%s\n", q->fingerprint);
+		for (m = 0; m < q->noptions; m++)
+			fprintf(fp, "      option [%c] at=%d:%d%s\n",
+			    q->options[m].correct ? 'x' : ' ', q->options[m].line,
+			    q->options[m].col, qn->options[m].feedback ? " feedback" : "");
+		S_dump_links_to(fp, &q->links_to);
+	}
+}
+
 void
 site_dump(const struct site *site, FILE *fp)
 {
-	struct doc_tree **trees = xcalloc(site->ndocs + 1, sizeof(*trees));
-	size_t i, j, k, m;
+	struct doc_tree *tr, *ttr;
+	size_t i, j;
 
-	/* The block ranges are shown as lines: every tree open while dumping. */
-	for (i = 0; i < site->ndocs; i++)
-		trees[i] = doc_tree_open(site->docs[i]);
+	/* The block ranges are shown as lines: a doc's tree is open while it is dumped. */
 	fprintf(fp, "site ");
 	S_dump_str(fp, site->cfg.title);
 	fprintf(fp, "\n");
@@ -484,11 +509,12 @@ site_dump(const struct site *site, FILE *fp)
 	for (i = 0; i < site->ntests; i++) {
 		const struct test *t = site->tests[i];
 
+		tr = doc_tree_open(t->index);
 		fprintf(fp, "test %s ", t->slug);
 		S_dump_str(fp, t->title);
 		fprintf(fp, " url=%s file=%s questions=%zu easy=%zu medium=%zu hard=%zu",
 		    t->url, t->index->src->display, t->nquestions, t->count[0], t->count[1], t->count[2]);
-		S_dump_range(fp, t->index, "intro", t->intro);
+		S_dump_range(fp, t->index, "intro", doc_tree_intro(tr));
 		fprintf(fp, "\n");
 		if (t->description) {
 			fprintf(fp, "  description ");
@@ -498,47 +524,30 @@ site_dump(const struct site *site, FILE *fp)
 		for (j = 0; j < t->ntopics; j++) {
 			const struct topic *tp = t->topics[j];
 
+			/* A one-file test's introduction is the test's: its topic has none. */
+			ttr = tp->doc == t->index ? tr : doc_tree_open(tp->doc);
 			fprintf(fp, "  topic %s ", tp->slug);
 			S_dump_str(fp, tp->title);
 			fprintf(fp, " file=%s", tp->doc->src->display);
 			if (tp->doc->src->fm.has_weight)
 				fprintf(fp, " weight=%ld", tp->weight);
-			S_dump_range(fp, tp->doc, "intro", tp->intro);
+			S_dump_range(fp, tp->doc, "intro", ttr != tr ? doc_tree_intro(ttr) : NULL);
 			fprintf(fp, "\n");
-			for (k = 0; k < tp->nquestions; k++) {
-				const struct question *q = &tp->questions[k];
-				size_t ncorrect = 0, nfeedback = 0;
-
-				for (m = 0; m < q->noptions; m++) {
-					ncorrect += q->options[m].correct;
-					nfeedback += q->options[m].feedback != NULL;
-				}
-				fprintf(fp, "    question %s %s%s%s at=%d:%d ", q->id,
-				    difficulty_name(q->difficulty), q->sample ? " sample" : "",
-				    q->multi ? " multi" : "", q->line, q->col);
-				S_dump_str(fp, q->stem_text);
-				fprintf(fp, "\n     ");
-				S_dump_range(fp, tp->doc, "stem", q->stem);
-				fprintf(fp, " hint=%s options=%zu correct=%zu feedback=%zu",
-				    q->hint ? "yes" : "no", q->noptions, ncorrect, nfeedback);
-				S_dump_range(fp, tp->doc, "explanation", q->explanation);
-				fprintf(fp, " fingerprint=%s\n", q->fingerprint);
-				for (m = 0; m < q->noptions; m++)
-					fprintf(fp, "      option [%c] at=%d:%d%s\n",
-					    q->options[m].correct ? 'x' : ' ', q->options[m].line,
-					    q->options[m].col, q->options[m].feedback ? " feedback" : "");
-				S_dump_links_to(fp, &q->links_to);
-			}
+			S_dump_questions(fp, tp, ttr);
+			if (ttr != tr)
+				doc_tree_close(ttr);
 		}
+		doc_tree_close(tr);
 	}
 	for (i = 0; i < site->ndecks; i++) {
 		const struct deck *dk = site->decks[i];
 
+		tr = doc_tree_open(dk->doc);
 		fprintf(fp, "deck %s ", dk->slug);
 		S_dump_str(fp, dk->title);
 		fprintf(fp, " url=%s pdf=%s file=%s cards=%zu", dk->url, dk->pdf_url,
 		    dk->doc->src->display, dk->ncards);
-		S_dump_range(fp, dk->doc, "intro", dk->intro);
+		S_dump_range(fp, dk->doc, "intro", doc_tree_intro(tr));
 		fprintf(fp, "\n");
 		if (dk->description) {
 			fprintf(fp, "  description ");
@@ -550,10 +559,11 @@ site_dump(const struct site *site, FILE *fp)
 
 			fprintf(fp, "  card %d %s %s at=%d:%d ", c->number, c->id, c->label, c->line, c->col);
 			S_dump_str(fp, c->front_text);
-			S_dump_range(fp, dk->doc, "back", c->back);
+			S_dump_range(fp, dk->doc, "back", &doc_tree_card(tr, c)->back);
 			fprintf(fp, "\n");
 			S_dump_links_to(fp, &c->links_to);
 		}
+		doc_tree_close(tr);
 	}
 	for (i = 0; i < site->nchapters; i++) {
 		const struct chapter *c = site->chapters[i];
@@ -580,7 +590,4 @@ site_dump(const struct site *site, FILE *fp)
 	for (i = 0; i < site->sources.ndrafts; i++)
 		fprintf(fp, "draft content/%s\n", site->sources.drafts[i]);
 	fprintf(fp, "links %zu\n", site->stats.links);
-	for (i = site->ndocs; i-- > 0;)
-		doc_tree_close(trees[i]);
-	free(trees);
 }

@@ -136,8 +136,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	links_resolve(&site, &dl);
 	outputs_check(&site, &dl);
 	d = site_doc(&site, "guide/part/input.md");
-	if (d && d->root && d->url) {
-		cmark_iter *it = cmark_iter_new(d->root);
+	if (d && d->url) {
+		struct doc_tree *tree = doc_tree_open(d);
+		cmark_iter *it = cmark_iter_new(doc_tree_root(tree));
 		cmark_event_type ev;
 		struct render_opts o;
 		struct render *r;
@@ -170,9 +171,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.page_url = d->url;
 		o.id_prefix = "";
 		r = render_new(&o);
-		render_children(r, holder, d->root);
+		render_children(r, holder, doc_tree_root(tree));
 		render_footnotes(r, holder);
 		render_free(r);
+		doc_tree_close(tree);
 		fz_check_tree(holder, unsafe);
 		S_check_rendered(holder, d->url);
 		xmlFreeDoc(doc);

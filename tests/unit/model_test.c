@@ -102,6 +102,18 @@ S_trees_open(struct site *site)
 	return v;
 }
 
+/* The open tree of doc d among v (S_trees_open). */
+static const struct doc_tree *
+S_tree(const struct site *site, struct doc_tree *const *v, const struct doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < site->ndocs; i++)
+		if (site->docs[i] == d)
+			return v[i];
+	return NULL;
+}
+
 static void
 S_trees_close(struct site *site, struct doc_tree **v)
 {
@@ -121,9 +133,12 @@ test_structure(void)
 	struct test *t;
 	struct topic *tp;
 	struct question *q;
+	const struct question_nodes *qn;
 	struct deck *dk;
+	const struct doc_tree *tr;
+	struct doc_tree *again;
 	size_t i;
-	char *summary;
+	char *summary, *text;
 	int rc;
 
 	CHECK_GROUP("structure");
@@ -148,8 +163,6 @@ test_structure(void)
 	rc = fixture_load(&site, &dl);
 	CHECK_INT(rc, 0, "loads");
 	CHECK_STR(fixture_diags(&dl), "", "no diagnostics");
-	CHECK(site.ntests == 2 && site.tests[0]->topics[0]->questions[0].heading == NULL &&
-	    site.tests[0]->topics[0]->doc->root == NULL, "loaded: the model keeps no tree");
 	trees = S_trees_open(&site);
 
 	CHECK_INT(site.ntests, 2, "two tests");
@@ -162,7 +175,7 @@ test_structure(void)
 		CHECK_STR(t->title, "Bee", "test title from _index.md");
 		CHECK_STR(t->description, "The bee test.", "test description");
 		CHECK_STR(t->url, "quiz/b-test/index.html", "test url");
-		CHECK(t->intro.first != NULL, "test intro");
+		CHECK(doc_tree_intro(S_tree(&site, trees, t->index))->first != NULL, "test intro");
 		CHECK_INT(t->ntopics, 2, "two topics");
 		CHECK_STR(t->topics[0]->slug, "z-topic", "weighted topic first");
 		CHECK_STR(t->topics[1]->slug, "a-topic", "unweighted after");
@@ -172,33 +185,47 @@ test_structure(void)
 		CHECK_INT(t->count[DIFF_HARD], 2, "two hard");
 		tp = t->topics[0];
 		CHECK_STR(tp->title, "Zed topic", "topic title");
-		CHECK(tp->intro.first != NULL && tp->intro.first == tp->intro.last, "topic intro: one block");
+		tr = S_tree(&site, trees, tp->doc);
+		CHECK(doc_tree_intro(tr)->first != NULL &&
+		    doc_tree_intro(tr)->first == doc_tree_intro(tr)->last, "topic intro: one block");
 		CHECK_INT(tp->nquestions, 3, "three questions");
 		q = &tp->questions[0];
 		CHECK_STR(q->id, "q-default", "explicit id");
 		CHECK_STR(q->stem_text, "Default difficulty?", "stem text without attributes");
 		CHECK_INT(q->difficulty, DIFF_HARD, "difficulty from _index.md");
 		CHECK_INT(q->line, 7, "heading line");
-		CHECK(q->stem.first && q->stem.first == q->stem.last, "one further stem block");
-		CHECK(q->hint != NULL, "a hint");
+		qn = doc_tree_question(tr, q);
+		CHECK(qn != NULL, "the question's nodes are in its topic's tree");
+		CHECK(qn->stem.first && qn->stem.first == qn->stem.last, "one further stem block");
+		CHECK(qn->hint != NULL, "a hint");
 		CHECK_INT(q->noptions, 3, "three options");
 		CHECK(q->noptions == 3 && !q->options[0].correct && q->options[1].correct &&
 		    q->options[2].correct, "correctness");
-		CHECK(q->noptions == 3 && q->options[0].feedback && !q->options[1].feedback,
+		CHECK(q->noptions == 3 && qn->options[0].feedback && !qn->options[1].feedback,
 		    "per-option feedback");
 		CHECK_INT(q->noptions == 3 ? q->options[0].line : 0, 13, "option line");
 		CHECK_INT(q->multi, 1, "two [x] make it multi");
-		CHECK(q->explanation.first && q->explanation.first != q->explanation.last,
+		CHECK(qn->explanation.first && qn->explanation.first != qn->explanation.last,
 		    "two explanation blocks");
 		CHECK_INT(strlen(q->fingerprint), 16, "a fingerprint");
 		CHECK_INT(q->sample, 0, "not a sample");
-		CHECK_STR(doc_heading_id(tp->doc, q->heading), "q-default", "the heading carries its id");
+		text = md_plain_text(qn->heading);
+		CHECK_STR(text, "Default difficulty?", "its heading, attributes taken off");
+		free(text);
+		CHECK(doc_tree_question(S_tree(&site, trees, t->topics[1]->doc), q) == NULL,
+		    "another topic's tree has not got it");
+		/* d is only read: a second tree of the same doc, open at once, has nodes of its own. */
+		again = doc_tree_open(tp->doc);
+		CHECK(doc_tree_question(again, q) && doc_tree_question(again, q)->heading != qn->heading &&
+		    doc_tree_question(again, q)->explanation.first != NULL, "a doc opened twice at once");
+		doc_tree_close(again);
 		q = &tp->questions[1];
 		CHECK_STR(q->id, "marked-easy", "slug id");
 		CHECK_INT(q->difficulty, DIFF_EASY, ".easy");
 		CHECK_INT(q->sample, 0, "an explicit .sample elsewhere: no default samples");
 		CHECK_INT(q->multi, 0, "single answer");
-		CHECK(q->hint == NULL && q->stem.first == NULL, "no hint, no stem blocks");
+		qn = doc_tree_question(tr, q);
+		CHECK(qn && qn->hint == NULL && qn->stem.first == NULL, "no hint, no stem blocks");
 		q = &tp->questions[2];
 		CHECK_INT(q->sample, 1, ".sample");
 		CHECK_INT(q->difficulty, DIFF_MEDIUM, ".medium");
@@ -213,9 +240,10 @@ test_structure(void)
 		CHECK_STR(t->title, "Single test", "a one-file test takes its # heading as title");
 		CHECK_INT(t->ntopics, 1, "one topic");
 		CHECK_STR(t->topics[0]->title, "Single test", "the topic shares it");
-		CHECK(t->intro.first != NULL && t->intro.first == t->intro.last,
+		tr = S_tree(&site, trees, t->index);
+		CHECK(doc_tree_intro(tr)->first != NULL && doc_tree_intro(tr)->first == doc_tree_intro(tr)->last,
 		    "the text before the first ## introduces the test (the # title is left out)");
-		CHECK(t->topics[0]->intro.first == NULL, "and not the topic as well");
+		CHECK(t->topics[0]->doc == t->index, "its topic is the same file (and has no intro of its own)");
 		CHECK_INT(t->topics[0]->questions[0].sample + t->topics[0]->questions[1].sample +
 		    t->topics[0]->questions[2].sample, 2, "without .sample, two samples");
 		CHECK(t->topics[0]->questions[0].sample && t->topics[0]->questions[1].sample,
@@ -229,7 +257,8 @@ test_structure(void)
 		CHECK_STR(dk->url, "cards/deck/index.html", "deck url");
 		CHECK_STR(dk->pdf_url, "print/deck.pdf", "pdf url");
 		CHECK_STR(dk->description, "About cards.", "deck description");
-		CHECK(dk->intro.first != NULL, "deck intro");
+		tr = S_tree(&site, trees, dk->doc);
+		CHECK(doc_tree_intro(tr)->first != NULL, "deck intro");
 		CHECK_INT(dk->ncards, 3, "three cards");
 		CHECK_STR(dk->cards[0].id, "dp", "explicit card id");
 		CHECK_STR(dk->cards[0].label, "Dp", "label");
@@ -237,7 +266,12 @@ test_structure(void)
 		CHECK_STR(dk->cards[0].front_text, "What is data parallelism?", "front");
 		CHECK_STR(dk->cards[1].id, "tensor-parallel-comms", "slug card id");
 		CHECK_STR(dk->cards[1].label, "Tensor-parallel-comms", "its label");
-		CHECK(dk->cards[1].back.first != dk->cards[1].back.last, "a back of two blocks");
+		CHECK(dk->ncards == 3 && doc_tree_card(tr, &dk->cards[1])->back.first &&
+		    doc_tree_card(tr, &dk->cards[1])->back.first != doc_tree_card(tr, &dk->cards[1])->back.last,
+		    "a back of two blocks");
+		text = dk->ncards == 3 ? md_plain_text(doc_tree_card(tr, &dk->cards[0])->heading) : NULL;
+		CHECK_STR(text, "What is data parallelism?", "a card's heading");
+		free(text);
 		CHECK_STR(dk->cards[2].id, "card", "an empty slug falls back to \"card\"");
 		CHECK_INT(dk->cards[2].number, 3, "number 3");
 	}
@@ -274,8 +308,6 @@ test_structure(void)
 	CHECK(site_doc(&site, "guide/a.md") != NULL, "site_doc finds a doc");
 	CHECK(site_doc(&site, "guide/zz.md") == NULL, "and not a missing one");
 	S_trees_close(&site, trees);
-	CHECK(site.ndecks == 1 && site.decks[0]->cards[0].heading == NULL && site.decks[0]->intro.first == NULL,
-	    "closed: no node pointer left");
 	fixture_end(&site, &dl);
 }
 
@@ -426,6 +458,7 @@ test_chapter_sections(void)
 	struct diag_list dl;
 	struct chapter *c = NULL;
 	struct doc_tree *tree;
+	cmark_iter *it;
 	size_t i;
 
 	CHECK_GROUP("chapter sections");
@@ -438,15 +471,30 @@ test_chapter_sections(void)
 			c = site.chapters[i];
 	CHECK(c != NULL && c->nsections == 4, "the chapter is in the guide, with four sections");
 	tree = c ? doc_tree_open(c->doc) : NULL;
-	for (i = 0; c && i < c->nsections && i < 4; i++) {
-		cmark_node *h = c->sections[i]->heading;
-		char *text = h ? md_plain_text(h) : NULL;
+	/* Every heading of the tree, in document order, is its section's. */
+	i = 0;
+	it = tree ? cmark_iter_new(doc_tree_root(tree)) : NULL;
+	while (it && cmark_iter_next(it) != CMARK_EVENT_DONE) {
+		cmark_node *h = cmark_iter_get_node(it);
+		const struct section *s;
+		char *text;
 
-		CHECK(h && cmark_node_get_type(h) == CMARK_NODE_HEADING, "each section has its heading");
-		CHECK_STR(h ? doc_heading_id(c->doc, h) : NULL, want_ids[i], "each heading carries its id");
+		if (cmark_iter_get_event_type(it) != CMARK_EVENT_ENTER ||
+		    cmark_node_get_type(h) != CMARK_NODE_HEADING)
+			continue;
+		s = doc_tree_section_at(tree, h);
+		CHECK(s != NULL && i < 4 && s == c->sections[i], "heading %zu is section %zu", i + 1, i + 1);
+		CHECK_STR(s ? s->id : NULL, i < 4 ? want_ids[i] : NULL, "with its id");
+		text = md_plain_text(h);
 		CHECK(text && strchr(text, '{') == NULL, "attribute blocks are taken off the text");
 		free(text);
+		i++;
 	}
+	CHECK_INT(i, 4, "four headings");
+	if (it)
+		cmark_iter_free(it);
+	CHECK(tree && doc_tree_section_at(tree, cmark_node_next(cmark_node_first_child(doc_tree_root(tree)))) == NULL,
+	    "the paragraph after the title has no section");
 	doc_tree_close(tree);
 	fixture_end(&site, &dl);
 }

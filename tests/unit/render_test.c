@@ -67,11 +67,11 @@ static void
 S_compare(const struct site *site, const struct chapter *c, int with_sections, int copy,
     const char *what)
 {
+	struct doc_tree *tree = doc_tree_open(c->doc);
 	struct render_opts o;
 	struct render *r;
-	struct section **sorted = NULL;
-	cmark_node *first = cmark_node_first_child(c->doc->root);
-	cmark_node *last = cmark_node_last_child(c->doc->root);
+	cmark_node *first = cmark_node_first_child(doc_tree_root(tree));
+	cmark_node *last = cmark_node_last_child(doc_tree_root(tree));
 	char *want, *got;
 
 	memset(&o, 0, sizeof(o));
@@ -80,13 +80,9 @@ S_compare(const struct site *site, const struct chapter *c, int with_sections, i
 	o.page_url = c->url;
 	o.id_prefix = "";
 	o.copy = copy;
-	if (with_sections && c->nsections > 0) {
-		sorted = xmalloc(c->nsections * sizeof(*sorted));
-		memcpy(sorted, c->sections, c->nsections * sizeof(*sorted));
-		render_sort_sections(sorted, c->nsections);
-		o.sections = sorted;
-		o.nsections = c->nsections;
-	}
+	if (with_sections)
+		o.chapter_tree = tree;
+	CHECK(first != NULL, "%s: the tree is open", what);
 	r = render_new(&o);
 	want = S_nodes(r, first, last);
 	render_free(r);
@@ -96,7 +92,7 @@ S_compare(const struct site *site, const struct chapter *c, int with_sections, i
 	CHECK_STR(got, want, "%s (sections %d, copy %d)", what, with_sections, copy);
 	free(got);
 	free(want);
-	free(sorted);
+	doc_tree_close(tree);
 }
 
 static void
