@@ -1192,7 +1192,8 @@ S_not_found(struct html *h)
 
 /*
  * The files below outdir/assets/ (the theme's, copied first), as paths
- * below outdir compared the way a case-insensitive disk would, sorted.
+ * below outdir compared the way a disk that ignores case or normalises
+ * Unicode would (md_casefold), sorted.
  */
 static char **
 S_theme_files(const char *outdir, size_t *n)

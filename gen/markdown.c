@@ -773,32 +773,88 @@ S_fold_run(struct buf *b, const char *s, size_t n)
 	g_free(nfd);
 }
 
-char *
-md_casefold(const char *text)
+/* Only the NFD of a valid UTF-8 run: the form in which composition no longer shows. */
+static void
+S_nfd_run(struct buf *b, const char *s, size_t n)
 {
-	size_t n = strlen(text), i;
-	const char *end;
+	char *nfd = g_utf8_normalize(s, (gssize)n, G_NORMALIZE_NFD);
+
+	buf_puts(b, nfd);
+	g_free(nfd);
+}
+
+/* Only the case folding of a valid UTF-8 run: composition is left as written. */
+static void
+S_case_run(struct buf *b, const char *s, size_t n)
+{
+	char *folded = g_utf8_casefold(s, (gssize)n);
+
+	buf_puts(b, folded);
+	g_free(folded);
+}
+
+/* text (n bytes) with each valid UTF-8 run mapped by run; a byte that is no UTF-8 stays as it is. */
+static char *
+S_map_runs(const char *text, size_t n, void (*run)(struct buf *, const char *, size_t))
+{
+	const char *end, *stop = text + n;
 	struct buf b;
 
 	buf_init(&b);
 	buf_put(&b, "", 0);
+	while (text < stop) {
+		g_utf8_validate(text, stop - text, &end);
+		run(&b, text, (size_t)(end - text));
+		if (end < stop)
+			buf_putc(&b, *end++);
+		text = end;
+	}
+	return buf_detach(&b);
+}
+
+char *
+md_casefold(const char *text)
+{
+	size_t n = strlen(text), i;
+	struct buf b;
+
 	/* ASCII, nearly every name: lowered as it is copied. */
 	if (S_ascii(text, n)) {
+		buf_init(&b);
+		buf_put(&b, "", 0);
 		buf_put(&b, text, n);
 		for (i = 0; i < b.len; i++)
 			if (b.data[i] >= 'A' && b.data[i] <= 'Z')
 				b.data[i] = (char)(b.data[i] + ('a' - 'A'));
 		return buf_detach(&b);
 	}
-	/* Valid runs are folded; a byte that is no UTF-8 stays as it is. */
-	while (*text) {
-		g_utf8_validate(text, -1, &end);
-		S_fold_run(&b, text, (size_t)(end - text));
-		if (*end)
-			buf_putc(&b, *end++);
-		text = end;
-	}
-	return buf_detach(&b);
+	return S_map_runs(text, n, S_fold_run);
+}
+
+/*
+ * Two names one canonical caseless form: what is left of their
+ * difference once composition is undone is case, and once case is
+ * folded is composition.
+ */
+int
+md_fold_difference(const char *a, size_t alen, const char *b, size_t blen)
+{
+	char *x, *y;
+	int diff = 0;
+
+	x = S_map_runs(a, alen, S_nfd_run);
+	y = S_map_runs(b, blen, S_nfd_run);
+	if (strcmp(x, y) != 0)
+		diff |= MD_FOLD_CASE;
+	free(x);
+	free(y);
+	x = S_map_runs(a, alen, S_case_run);
+	y = S_map_runs(b, blen, S_case_run);
+	if (strcmp(x, y) != 0)
+		diff |= MD_FOLD_COMPOSITION;
+	free(x);
+	free(y);
+	return diff;
 }
 
 /*

@@ -77,6 +77,15 @@ char *md_slug(const char *text);
  * UTF-8 bytes are kept as they are. Caller frees.
  */
 char *md_casefold(const char *text);
+/*
+ * How two names differ that md_casefold makes one (a and b, alen and
+ * blen bytes): MD_FOLD_CASE if in case, MD_FOLD_COMPOSITION if in
+ * composition, or both. A disk that ignores case (macOS, Windows) makes
+ * names differing in case one file; one that normalises Unicode (macOS)
+ * those differing in composition.
+ */
+enum { MD_FOLD_CASE = 1, MD_FOLD_COMPOSITION = 2 };
+int md_fold_difference(const char *a, size_t alen, const char *b, size_t blen);
 
 /* Hands out unique slugs within one file: "a", "a-1", "a-2"... */
 struct md_slugger {

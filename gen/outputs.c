@@ -2,12 +2,14 @@
  * outputs: the files a build writes, checked against each other before
  * any is written.
  *
- * Every file the build writes from content is compared as a
- * case-insensitive disk (macOS, Windows) would compare it: two decks
- * Foo.md and foo.md, a chapter and a copied file that are both
+ * Every file the build writes from content is compared as a disk that
+ * ignores case (macOS, Windows) or normalises Unicode (macOS) would
+ * compare it: two decks Foo.md and foo.md, or café.md written with one
+ * code point and with two, a chapter and a copied file that are both
  * guide/x/index.html, or a file where a page needs a folder, would
- * overwrite each other there. Anchors (question and card ids) are not
- * files and are left alone.
+ * overwrite each other there. A message says which kind of disk it is
+ * about. Anchors (question and card ids) are not files and are left
+ * alone.
  */
 #include "outputs.h"
 
@@ -23,7 +25,7 @@
  * copied for the folders of ten thousand pages.
  */
 struct output {
-	const char *fold;          /* the path as a case-insensitive disk compares it */
+	const char *fold;          /* the path as such a disk compares it (md_casefold) */
 	size_t flen;
 	const char *path;          /* below out/ */
 	size_t plen;
@@ -177,6 +179,26 @@ S_cmp_output(const void *a, const void *b)
 	return c;
 }
 
+/*
+ * The disk on which two names of one fold are one, by how they differ,
+ * and the systems whose disks do that (*systems).
+ */
+static const char *
+S_disk(const char *a, size_t alen, const char *b, size_t blen, const char **systems)
+{
+	switch (md_fold_difference(a, alen, b, blen)) {
+	case MD_FOLD_COMPOSITION:
+		*systems = "macOS";
+		return "a disk that normalises Unicode";
+	case MD_FOLD_CASE | MD_FOLD_COMPOSITION:
+		*systems = "macOS";
+		return "a case-insensitive disk that normalises Unicode";
+	default:
+		*systems = "macOS, Windows";
+		return "a case-insensitive disk";
+	}
+}
+
 void
 outputs_check(const struct site *site, struct diag_list *dl)
 {
@@ -221,6 +243,7 @@ outputs_check(const struct site *site, struct diag_list *dl)
 
 		for (j = i + 1; j < n && S_cmp_n(v[j]->fold, v[j]->flen, first->fold, first->flen) == 0; j++) {
 			const struct output *x = v[j];
+			const char *disk, *systems;
 			int same = S_cmp_n(x->path, x->plen, first->path, first->plen) == 0;
 
 			/* Folders may meet: only a file's name is taken. */
@@ -229,21 +252,31 @@ outputs_check(const struct site *site, struct diag_list *dl)
 			if (x->chapter && first->chapter && same)
 				continue;
 			if (x->is_dir) {
-				diag_error(dl, first->from, 0, 0,
-				    "out/%.*s would be a file, but %s needs a folder out/%.*s%s: rename one",
-				    (int)first->plen, first->path, x->from, (int)x->plen, x->path, same ? "" :
-				    " (one name on a case-insensitive disk: macOS, Windows)");
+				if (same)
+					diag_error(dl, first->from, 0, 0,
+					    "out/%.*s would be a file, but %s needs a folder out/%.*s: rename one",
+					    (int)first->plen, first->path, x->from, (int)x->plen, x->path);
+				else {
+					disk = S_disk(first->path, first->plen, x->path, x->plen, &systems);
+					diag_error(dl, first->from, 0, 0,
+					    "out/%.*s would be a file, but %s needs a folder out/%.*s "
+					    "(one name on %s: %s): rename one",
+					    (int)first->plen, first->path, x->from, (int)x->plen, x->path,
+					    disk, systems);
+				}
 				break;
 			}
 			if (same)
 				diag_error(dl, x->from, 0, 0,
 				    "would be written to out/%.*s, as %s is: rename or move one",
 				    (int)x->plen, x->path, first->from);
-			else
+			else {
+				disk = S_disk(x->path, x->plen, first->path, first->plen, &systems);
 				diag_error(dl, x->from, 0, 0,
-				    "out/%.*s and out/%.*s (for %s) are one file on a case-insensitive "
-				    "disk (macOS, Windows): rename one", (int)x->plen, x->path,
-				    (int)first->plen, first->path, first->from);
+				    "out/%.*s and out/%.*s (for %s) are one file on %s (%s): rename one",
+				    (int)x->plen, x->path, (int)first->plen, first->path, first->from,
+				    disk, systems);
+			}
 		}
 		/* The rest of a fold whose first is a folder, or past the first folder. */
 		while (j < n && S_cmp_n(v[j]->fold, v[j]->flen, first->fold, first->flen) == 0)

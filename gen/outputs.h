@@ -10,7 +10,7 @@
 
 /*
  * An error for each output that would be written over another on a
- * case-insensitive disk: the home, 404 and sitemap, every test, deck,
+ * disk that ignores case or normalises Unicode: the home, 404 and sitemap, every test, deck,
  * deck PDF and chapter page, and every asset links_resolve found (so it
  * runs after that), each with the folders above it. Messages go in the
  * order of the name they are about, each naming the source that sorts

@@ -10,7 +10,8 @@
  *   - rendering (render.c): a broken relative link is not emitted as
  *     written (fuzz_links), an unsafe one keeps its words only;
  *   - URLs of odd file names (url_encode_path), names compared as a
- *     case-insensitive disk does (md_casefold), what counts as external;
+ *     disk that ignores case or normalises Unicode does (md_casefold,
+ *     md_fold_difference), what counts as external;
  *   - limits: a file over [limits] max_file_size is not read; one over
  *     max_elements is dropped before the model is built from it; outputs
  *     that collide by case are errors;
@@ -275,6 +276,15 @@ test_urls(void)
 	s = md_casefold("a\xff" "B");
 	CHECK_STR(s, "a\xff" "b", "md_casefold keeps a stray byte");
 	free(s);
+	CHECK_INT(md_fold_difference("Foo", 3, "foo", 3), MD_FOLD_CASE, "Foo and foo differ in case");
+	CHECK_INT(md_fold_difference("\xc3\x89t\xc3\xa9", 5, "\xc3\xa9T\xc3\xa9", 5), MD_FOLD_CASE,
+	    "\xc3\x89t\xc3\xa9 and \xc3\xa9T\xc3\xa9, one code point each, in case");
+	CHECK_INT(md_fold_difference("caf\xc3\xa9", 5, "cafe\xcc\x81", 6), MD_FOLD_COMPOSITION,
+	    "caf\xc3\xa9 composed and decomposed differ in composition");
+	CHECK_INT(md_fold_difference("CAF\xc3\x89", 5, "cafe\xcc\x81", 6), MD_FOLD_CASE | MD_FOLD_COMPOSITION,
+	    "CAF\xc3\x89 and cafe\xcc\x81 differ in both");
+	CHECK_INT(md_fold_difference("A\xff/x", 3, "a\xff/y", 3), MD_FOLD_CASE,
+	    "a stray byte is kept, and only the lengths given are compared");
 }
 
 /* ---- limits and collisions ------------------------------------------- */
@@ -349,10 +359,10 @@ test_collisions(void)
 	CHECK_STR(fixture_diags(&dl),
 	    "content/guide/caf\xc3\xa9-menu.md: error: out/guide/caf\xc3\xa9-menu/index.html and "
 	    "out/guide/CAFE\xcc\x81-menu/index.html (for content/guide/CAFE\xcc\x81-menu.md) "
-	    "are one file on a case-insensitive disk (macOS, Windows): rename one\n"
+	    "are one file on a case-insensitive disk that normalises Unicode (macOS): rename one\n"
 	    "content/guide/caf\xc3\xa9.md: error: out/guide/caf\xc3\xa9/index.html and "
 	    "out/guide/cafe\xcc\x81/index.html (for content/guide/cafe\xcc\x81.md) "
-	    "are one file on a case-insensitive disk (macOS, Windows): rename one",
+	    "are one file on a disk that normalises Unicode (macOS): rename one",
 	    "names differing only in composition, or in case and composition");
 	fixture_end(&site, &dl);
 }

@@ -1,8 +1,8 @@
 /*
  * outputs_test: outputs_check on sites made by hand, no files: which
- * outputs would be one file on a case-insensitive disk, what each
- * message names, and that a folder thousands of pages share costs one
- * entry and says nothing.
+ * outputs would be one file on a disk that ignores case or normalises
+ * Unicode, what each message names (the kind of disk among it), and that
+ * a folder thousands of pages share costs one entry and says nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +176,47 @@ test_folder(void)
 	free(got);
 }
 
+/*
+ * "é" as one code point (\xc3\xa9) and as "e" and a combining accent
+ * (e\xcc\x81): one name where Unicode is normalised, as on macOS; the
+ * message names that disk, or one that also ignores case.
+ */
+static void
+test_composition(void)
+{
+	struct fake f;
+	char *got;
+
+	CHECK_GROUP("outputs, composition");
+	memset(&f, 0, sizeof(f));
+	S_deck(&f, "cards/caf\xc3\xa9/index.html", "print/caf\xc3\xa9.pdf", "content/cards/caf\xc3\xa9.md");
+	S_deck(&f, "cards/cafe\xcc\x81/index.html", "print/cafe\xcc\x81.pdf", "content/cards/cafe\xcc\x81.md");
+	S_chapter(&f, "guide/r\xc3\xa9sum\xc3\xa9/index.html", "content/guide/r\xc3\xa9sum\xc3\xa9.md");
+	S_chapter(&f, "guide/RE\xcc\x81SUME\xcc\x81/index.html", "content/guide/RE\xcc\x81SUME\xcc\x81.md");
+	got = S_check(&f.site);
+	CHECK_STR(got,
+	    "content/cards/caf\xc3\xa9.md: error: out/cards/caf\xc3\xa9/index.html and "
+	    "out/cards/cafe\xcc\x81/index.html (for content/cards/cafe\xcc\x81.md) are one file on a disk "
+	    "that normalises Unicode (macOS): rename one\n"
+	    "content/guide/r\xc3\xa9sum\xc3\xa9.md: error: out/guide/r\xc3\xa9sum\xc3\xa9/index.html and "
+	    "out/guide/RE\xcc\x81SUME\xcc\x81/index.html (for content/guide/RE\xcc\x81SUME\xcc\x81.md) are one "
+	    "file on a case-insensitive disk that normalises Unicode (macOS): rename one\n"
+	    "content/cards/caf\xc3\xa9.md: error: out/print/caf\xc3\xa9.pdf and out/print/cafe\xcc\x81.pdf "
+	    "(for content/cards/cafe\xcc\x81.md) are one file on a disk that normalises Unicode (macOS): rename one",
+	    "composition only: macOS alone; case and composition: a case-insensitive disk that normalises");
+	free(got);
+	memset(&f, 0, sizeof(f));
+	S_chapter(&f, "guide/caf\xc3\xa9/a/index.html", "content/guide/caf\xc3\xa9/a.md");
+	S_asset(&f, "guide/cafe\xcc\x81", "content/guide/cafe\xcc\x81");
+	got = S_check(&f.site);
+	CHECK_STR(got,
+	    "content/guide/cafe\xcc\x81: error: out/guide/cafe\xcc\x81 would be a file, but "
+	    "content/guide/caf\xc3\xa9/a.md needs a folder out/guide/caf\xc3\xa9 (one name on a disk that "
+	    "normalises Unicode: macOS): rename one",
+	    "a file where a page needs a folder, composed otherwise");
+	free(got);
+}
+
 /* Thousands of pages in a few folders: one entry a folder, nothing said; then a file on one. */
 static void
 test_many(void)
@@ -231,6 +272,7 @@ main(void)
 {
 	test_clean();
 	test_case();
+	test_composition();
 	test_same_path();
 	test_folder();
 	test_many();
