@@ -544,7 +544,7 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 		rc = S_write_pdfs(site, opt, b->printdir, 1, dl);
 		goto out;
 	}
-	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, dl) == -1 || S_should_stop())
+	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, opt->cache, dl) == -1 || S_should_stop())
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, dl) == -1 || S_should_stop()))
 		goto out;

@@ -25,6 +25,7 @@ struct build_options {
 	size_t ndecks;
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
+	struct cache *cache;       /* serve's, or NULL: html_build */
 };
 
 /*

@@ -19,6 +19,8 @@
 
 #include <libxml/tree.h>
 
+#include "cache.h"
+#include "links.h"
 #include "markdown.h"
 #include "pool.h"
 #include "render.h"
@@ -35,14 +37,16 @@ struct html {
 	char **urls;               /* pages written, for the sitemap */
 	size_t nurls, urls_cap;
 	/*
-	 * Every question of the bank, rendered on its own before the pages
-	 * (S_pages): a test page of 10,000 questions is then not
-	 * one long job for one thread. In test, topic, question order;
-	 * first[i] is where test i's start.
+	 * Every topic of every test, its questions rendered before the pages
+	 * (S_pages): a test page of 10,000 questions is then not one long job
+	 * for one thread. In test, topic order; first[i] is where test i's
+	 * start.
 	 */
-	struct frag *frags;
-	size_t nfrags;
+	struct topic_html *topics;
+	size_t ntopics;
 	size_t *first;
+	/* serve's pieces and files from its last build, or NULL (html_build). */
+	struct cache *cache;
 	/*
 	 * A writer the parts use in turn (S_part_begin), set by who renders
 	 * many: its cache of element facts stays warm from one to the next.
@@ -51,12 +55,14 @@ struct html {
 	const volatile sig_atomic_t *stop; /* S_site_write's: non-zero ends the pages */
 };
 
-/* A question as the writer wrote it. */
-struct frag {
-	const struct question *q;
-	const char *page;          /* its test's page */
-	char *html;
-	size_t len;
+/* A topic's questions as a test page shows them. */
+struct topic_html {
+	const struct test *test;
+	const struct topic *topic;
+	char *samples;             /* its sample questions, answers shown */
+	size_t samples_len;
+	char *bank;                /* its section of the bank: intro and questions */
+	size_t bank_len;
 };
 
 static int
@@ -191,6 +197,129 @@ S_lede(const struct html *h, struct render_out *o, const struct doc *doc, const 
 		S_intro(h, o, doc, page, intro, prefix);
 }
 
+/* ---- serve's cache --------------------------------------------------------- */
+
+/*
+ * The key of what is rendered from doc d on page: what (the kind of
+ * piece), the doc's bytes (front matter and body), and where each of its
+ * links leads now, which is all a rendering reads of other docs. Each
+ * caller adds what else its piece shows of the model. 0 without a cache.
+ */
+static uint64_t
+S_doc_key(const struct html *h, const char *what, const struct doc *d, const char *page)
+{
+	uint64_t k;
+	size_t i;
+
+	if (h->cache == NULL)
+		return 0;
+	k = cache_key_str(HASH_FNV_SEED, what);
+	k = cache_key_str(k, page);
+	if (d == NULL)
+		return k;
+	k = cache_key_str(k, d->src->rel);
+	k = cache_key_bytes(k, d->src->data, d->src->len);
+	for (i = 0; i < d->nlinks; i++) {
+		char *to = links_output_target(h->site, d, d->links[i].dest);
+
+		k = cache_key_str(k, to);
+		free(to);
+	}
+	return k;
+}
+
+/* The xrefs a "Practise this" list shows, into key k. */
+static uint64_t
+S_xrefs_key(uint64_t k, const struct xref_list *xl)
+{
+	size_t i;
+
+	k = cache_key_int(k, (long long)xl->len);
+	for (i = 0; i < xl->len; i++) {
+		const struct xref *x = &xl->v[i];
+
+		k = cache_key_int(k, x->kind);
+		if (x->kind == XREF_QUESTION) {
+			k = cache_key_str(k, x->u.question->id);
+			k = cache_key_str(k, x->u.question->stem_text);
+			k = cache_key_str(k, x->u.question->topic->test->url);
+			k = cache_key_int(k, x->u.question->difficulty);
+		} else {
+			k = cache_key_str(k, x->u.card->id);
+			k = cache_key_str(k, x->u.card->front_text);
+			k = cache_key_str(k, x->u.card->deck->url);
+			k = cache_key_int(k, x->u.card->number);
+		}
+	}
+	return k;
+}
+
+/*
+ * Two pieces rendered together (keys key and key + 1) from the cache,
+ * each a copy for the caller to free. 1 if both were there; else 0,
+ * and nothing to free.
+ */
+static int
+S_cached(const struct html *h, uint64_t key, char **a, size_t *alen, char **b, size_t *blen)
+{
+	const char *x, *y;
+
+	if (h->cache == NULL || (x = cache_get(h->cache, key, alen)) == NULL ||
+	    (y = cache_get(h->cache, key + 1, blen)) == NULL)
+		return 0;
+	*a = xstrndup(x, *alen);
+	*b = xstrndup(y, *blen);
+	return 1;
+}
+
+static void
+S_keep(const struct html *h, uint64_t key, const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (h->cache == NULL)
+		return;
+	cache_put(h->cache, key, a, alen);
+	cache_put(h->cache, key + 1, b, blen);
+}
+
+/*
+ * Writes a file below outdir. With serve's cache, a file whose bytes are
+ * those the last build wrote is left alone, and one that changed is
+ * written beside and renamed over, so the server never reads half of it.
+ */
+static int
+S_write_file(const struct html *h, const char *rel, const void *data, size_t len)
+{
+	char *path = path_join(h->outdir, rel), *tmp = NULL;
+	uint64_t key = 0, sum = 0;
+	const char *was;
+	size_t wlen;
+	int rc = -1;
+
+	if (h->cache) {
+		key = cache_key_str(cache_key_str(HASH_FNV_SEED, "file"), rel);
+		sum = cache_key_bytes(HASH_FNV_SEED, data, len);
+		was = cache_get(h->cache, key, &wlen);
+		if (was && wlen == sizeof(sum) && memcmp(was, &sum, sizeof(sum)) == 0) {
+			rc = 0;
+			goto out;
+		}
+		tmp = xconcat(path, ".quizdeck-new", NULL);
+	}
+	if (file_write(tmp ? tmp : path, data, len) == -1 || (tmp && rename(tmp, path) == -1)) {
+		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+		if (tmp)
+			unlink(tmp);
+		goto out;
+	}
+	if (h->cache)
+		cache_put(h->cache, key, &sum, sizeof(sum));
+	rc = 0;
+out:
+	free(tmp);
+	free(path);
+	return rc;
+}
+
 /* ---- the values every page has ----------------------------------------- */
 
 /* The length of a UTF-8 string in characters. */
@@ -292,10 +421,8 @@ S_write_page(struct html *h, enum theme_part part, const struct tvars *v, const 
 		(void)mkdir(dir, 0777);
 		free(dir);
 	}
-	if (file_write(path, b.data, b.len) == -1) {
-		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+	if (S_write_file(h, page, b.data, b.len) == -1)
 		goto out;
-	}
 	if (part != THEME_NOT_FOUND) {
 		h->urls = xgrow(h->urls, &h->urls_cap, h->nurls + 1, sizeof(*h->urls));
 		h->urls[h->nurls++] = xstrdup(page);
@@ -338,16 +465,6 @@ S_part_bytes(struct part *p, size_t *len)
 	return buf_detach(&p->b);
 }
 
-/* Sets name to the part's bytes. */
-static void
-S_part_value(struct part *p, struct tvars *v, const char *name)
-{
-	size_t len;
-	char *html = S_part_bytes(p, &len);
-
-	tvars_html(v, name, html, len);
-}
-
 /* ---- home -------------------------------------------------------------- */
 
 static int
@@ -361,16 +478,27 @@ S_home(struct html *h)
 	int rc;
 
 	if (site->home) {
-		struct doc_tree *tree = doc_tree_open(site->home);
-		struct render *r = S_render(h, site->home, page, "");
-		struct part intro;
+		uint64_t key = S_doc_key(h, "home", site->home, page);
+		char *html, *none;
+		size_t len, nlen;
 
-		S_part_begin(&intro, h);
-		render_out_children(r, &intro.out, doc_tree_root(tree));
-		render_out_footnotes(r, &intro.out);
-		render_free(r);
-		doc_tree_close(tree);
-		S_part_value(&intro, v, "intro");
+		if (!S_cached(h, key, &html, &len, &none, &nlen)) {
+			struct doc_tree *tree = doc_tree_open(site->home);
+			struct render *r = S_render(h, site->home, page, "");
+			struct part intro;
+
+			S_part_begin(&intro, h);
+			render_out_children(r, &intro.out, doc_tree_root(tree));
+			render_out_footnotes(r, &intro.out);
+			render_free(r);
+			doc_tree_close(tree);
+			html = S_part_bytes(&intro, &len);
+			none = xstrdup("");
+			nlen = 0;
+			S_keep(h, key, html, len, none, nlen);
+		}
+		free(none);
+		tvars_html(v, "intro", html, len);
 	}
 	for (i = 0; i < site->ntests; i++) {
 		const struct test *t = site->tests[i];
@@ -693,13 +821,16 @@ out:
 static int
 S_test(struct html *h, const struct test *t, size_t index)
 {
-	const struct frag *frag = h->frags + h->first[index];
+	const struct topic_html *th = h->topics + h->first[index];
 	const struct config *cfg = &h->site->cfg;
 	const char *page = t->url;
 	struct tvars *v = S_common(h, PAGE_TEST, page, t->title, t->description, t);
-	struct part lede, samples, bank;
+	struct part lede;
+	struct buf samples, bank;
 	struct doc_tree *tree;
-	size_t i, k, deflen;
+	uint64_t key;
+	char *html, *none;
+	size_t i, n, len, nlen, deflen;
 	double secs = 0;
 	char *s;
 	int rc;
@@ -708,11 +839,19 @@ S_test(struct html *h, const struct test *t, size_t index)
 	    t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "eyebrow", s);
 	free(s);
-	S_part_begin(&lede, h);
-	tree = doc_tree_open(t->index);
-	S_lede(h, &lede.out, t->index, page, t->description, doc_tree_intro(tree), "intro-");
-	doc_tree_close(tree);
-	S_part_value(&lede, v, "lede");
+	key = cache_key_str(S_doc_key(h, "test", t->index, page), t->description);
+	if (!S_cached(h, key, &html, &len, &none, &nlen)) {
+		S_part_begin(&lede, h);
+		tree = doc_tree_open(t->index);
+		S_lede(h, &lede.out, t->index, page, t->description, doc_tree_intro(tree), "intro-");
+		doc_tree_close(tree);
+		html = S_part_bytes(&lede, &len);
+		none = xstrdup("");
+		nlen = 0;
+		S_keep(h, key, html, len, none, nlen);
+	}
+	free(none);
+	tvars_html(v, "lede", html, len);
 	s = S_counts(t);
 	tvars_text(v, "counts", s);
 	free(s);
@@ -765,60 +904,20 @@ S_test(struct html *h, const struct test *t, size_t index)
 		free(s);
 	}
 
-	/* Samples, then every question by topic. */
-	S_part_begin(&samples, h);
+	/* Samples, then every question by topic: rendered before the pages (S_topics). */
+	buf_init(&samples);
+	buf_init(&bank);
 	for (i = 0; i < t->ntopics; i++) {
-		for (k = 0; k < t->topics[i]->nquestions && !t->topics[i]->questions[k].sample; k++)
-			;
-		if (k == t->topics[i]->nquestions)
-			continue;
-		tree = doc_tree_open(t->topics[i]->doc);
-		for (; k < t->topics[i]->nquestions; k++) {
-			struct question *q = &t->topics[i]->questions[k];
-
-			if (q->sample)
-				S_question(h, &samples.out, q, tree, page, 1);
-		}
-		doc_tree_close(tree);
+		buf_put(&samples, th[i].samples, th[i].samples_len);
+		buf_put(&bank, th[i].bank, th[i].bank_len);
 	}
-	S_part_value(&samples, v, "samples");
+	n = samples.len;
+	tvars_html(v, "samples", buf_detach(&samples), n);
 	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
 	tvars_text(v, "bank-title", s);
 	free(s);
-	S_part_begin(&bank, h);
-	for (i = 0; i < t->ntopics; i++) {
-		struct topic *tp = t->topics[i];
-		struct render_out *o = &bank.out;
-
-		render_out_open(o, "section", "topic");
-		s = xconcat("topic-", tp->slug, NULL);
-		render_out_attr(o, "id", s);
-		free(s);
-		render_out_attr(o, "data-topic", tp->slug);
-		render_out_attr(o, "data-title", tp->title);
-		render_out_nl(o);
-		render_out_open(o, "h3", NULL);
-		render_out_text(o, tp->title);
-		render_out_close(o);
-		render_out_nl(o);
-		/* A one-file test's introduction is the test's (the lede), not its topic's. */
-		tree = tp->doc != t->index ? doc_tree_open(tp->doc) : NULL;
-		if (tree && !S_range_empty(doc_tree_intro(tree))) {
-			char *prefix = xconcat("topic-", tp->slug, "-", NULL);
-
-			render_out_open(o, "div", "topic-intro");
-			S_intro(h, o, tp->doc, page, doc_tree_intro(tree), prefix);
-			render_out_close(o);
-			free(prefix);
-			render_out_nl(o);
-		}
-		doc_tree_close(tree);
-		for (k = 0; k < tp->nquestions; k++, frag++)
-			theme_writer_raw(o->w, frag->html, frag->len);
-		render_out_close(o);
-		render_out_nl(o);
-	}
-	S_part_value(&bank, v, "questions");
+	n = bank.len;
+	tvars_html(v, "questions", buf_detach(&bank), n);
 	S_go_deeper(h, v, t);
 	rc = S_write_page(h, THEME_TEST, v, page);
 	tvars_free(v);
@@ -883,25 +982,33 @@ S_deck(struct html *h, struct deck *d)
 	const char *page = d->url;
 	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
 	struct part lede, cards;
-	struct doc_tree *tree = doc_tree_open(d->doc);
-	char *s;
+	uint64_t key = cache_key_str(S_doc_key(h, "deck", d->doc, page), d->description);
+	char *s, *lhtml, *chtml;
+	size_t llen, clen;
 	int rc;
 
 	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "eyebrow", s);
 	free(s);
-	S_part_begin(&lede, h);
-	S_lede(h, &lede.out, d->doc, page, d->description, doc_tree_intro(tree), "intro-");
-	S_part_value(&lede, v, "lede");
+	if (!S_cached(h, key, &lhtml, &llen, &chtml, &clen)) {
+		struct doc_tree *tree = doc_tree_open(d->doc);
+
+		S_part_begin(&lede, h);
+		S_lede(h, &lede.out, d->doc, page, d->description, doc_tree_intro(tree), "intro-");
+		lhtml = S_part_bytes(&lede, &llen);
+		S_part_begin(&cards, h);
+		S_cards(h, &cards.out, d, tree, page);
+		doc_tree_close(tree);
+		chtml = S_part_bytes(&cards, &clen);
+		S_keep(h, key, lhtml, llen, chtml, clen);
+	}
+	tvars_html(v, "lede", lhtml, llen);
 	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
 	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "all-title", s);
 	free(s);
-	S_part_begin(&cards, h);
-	S_cards(h, &cards.out, d, tree, page);
-	doc_tree_close(tree);
-	S_part_value(&cards, v, "cards");
+	tvars_html(v, "cards", chtml, clen);
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
 	return rc;
@@ -1120,6 +1227,79 @@ S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_t
 	render_free(r);
 }
 
+/*
+ * What a chapter's body shows besides its own doc: the questions and
+ * cards linking to each section and to the chapter, and their titles.
+ */
+static uint64_t
+S_chapter_key(const struct html *h, const struct chapter *c)
+{
+	uint64_t k = S_doc_key(h, "chapter", c->doc, c->url);
+	size_t i;
+
+	if (h->cache == NULL)
+		return 0;
+	k = cache_key_str(k, c->slug);
+	k = cache_key_str(k, c->title);
+	k = S_xrefs_key(k, &c->backlinks);
+	k = cache_key_int(k, (long long)c->nsections);
+	for (i = 0; i < c->nsections; i++) {
+		k = cache_key_str(k, c->sections[i]->title);
+		k = S_xrefs_key(k, &c->sections[i]->backlinks);
+	}
+	return k;
+}
+
+/*
+ * The outline as bytes, to keep beside the body: the title's id, then
+ * each contents entry's id, title and level, each string ended by NUL.
+ */
+static char *
+S_outline_bytes(const struct outline *ol, size_t *len)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_puts(&b, ol->title ? "1" : "0");
+	if (ol->title)
+		buf_puts(&b, ol->title->id);
+	buf_put(&b, "", 1);
+	for (i = 0; i < ol->ntoc; i++) {
+		buf_puts(&b, ol->toc[i]->id);
+		buf_put(&b, "", 1);
+		buf_puts(&b, ol->toc[i]->title);
+		buf_put(&b, "", 1);
+		buf_puts(&b, ol->toc[i]->level == 2 ? "2" : "3");
+		buf_put(&b, "", 1);
+	}
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+/* The outline's template values, from S_outline_bytes's bytes. */
+static void
+S_outline_vars(struct tvars *v, const char *p, size_t len)
+{
+	const char *end = p + len;
+	char *s;
+
+	if (*p == '1')
+		tvars_text(v, "title-id", p + 1);
+	p += strlen(p) + 1;
+	while (p < end) {
+		const char *id = p, *title = id + strlen(id) + 1, *level = title + strlen(title) + 1;
+		struct tvars *it = tvars_item(v, "toc");
+
+		s = xconcat("#", id, NULL);
+		tvars_text(it, "url", s);
+		free(s);
+		tvars_text(it, "title", title);
+		tvars_text(it, "class", *level == '2' ? "toc-l2" : "toc-l3");
+		p = level + strlen(level) + 1;
+	}
+}
+
 static int
 S_chapter(struct html *h, struct chapter *c, size_t index)
 {
@@ -1129,8 +1309,9 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	struct outline ol = { NULL, NULL, 0, 0 };
 	struct part body;
 	struct doc_tree *tree;
-	size_t i;
-	char *s, num[NUMBER_LEN], of[NUMBER_LEN];
+	uint64_t key;
+	size_t i, len, olen;
+	char *s, *html, *outline, num[NUMBER_LEN], of[NUMBER_LEN];
 	int rc;
 
 	s = xconcat("Guide \xc2\xb7 Chapter ", S_number(num, index + 1), " of ",
@@ -1138,24 +1319,20 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
-	S_part_begin(&body, h);
-	tree = c->doc ? doc_tree_open(c->doc) : NULL;
-	S_chapter_body(h, c, tree, &body.out, &ol);
-	doc_tree_close(tree);
-	S_part_value(&body, v, "body");
-	if (ol.title)
-		tvars_text(v, "title-id", ol.title->id);
-	for (i = 0; i < ol.ntoc; i++) {
-		const struct section *sec = ol.toc[i];
-		struct tvars *it = tvars_item(v, "toc");
-
-		s = xconcat("#", sec->id, NULL);
-		tvars_text(it, "url", s);
-		free(s);
-		tvars_text(it, "title", sec->title);
-		tvars_text(it, "class", sec->level == 2 ? "toc-l2" : "toc-l3");
+	key = S_chapter_key(h, c);
+	if (!S_cached(h, key, &html, &len, &outline, &olen)) {
+		S_part_begin(&body, h);
+		tree = c->doc ? doc_tree_open(c->doc) : NULL;
+		S_chapter_body(h, c, tree, &body.out, &ol);
+		doc_tree_close(tree);
+		html = S_part_bytes(&body, &len);
+		outline = S_outline_bytes(&ol, &olen);
+		free(ol.toc);
+		S_keep(h, key, html, len, outline, olen);
 	}
-	free(ol.toc);
+	tvars_html(v, "body", html, len);
+	S_outline_vars(v, outline, olen);
+	free(outline);
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);
@@ -1243,12 +1420,33 @@ S_cmp_str(const void *key, const void *elem)
 	return strcmp((const char *)key, *(char *const *)elem);
 }
 
+/* An asset's url, source and, from disk, its size and time of change. */
+static uint64_t
+S_asset_key(const struct html *h, const struct asset *a, const char *from)
+{
+	uint64_t k;
+	struct stat st;
+
+	if (h->cache == NULL)
+		return 0;
+	k = cache_key_str(cache_key_str(HASH_FNV_SEED, "asset"), a->url);
+	k = cache_key_str(k, a->src->rel);
+	if (a->src->data)
+		return cache_key_bytes(k, a->src->data, a->src->len);
+	if (stat(from, &st) == -1)
+		return cache_key_int(k, -1);
+	k = cache_key_int(k, (long long)st.st_size);
+	k = cache_key_int(k, (long long)st.st_mtim.tv_sec);
+	return cache_key_int(k, (long long)st.st_mtim.tv_nsec);
+}
+
 static int
 S_assets(struct html *h)
 {
 	char *dir = path_join(h->site->root, "content");
-	size_t i, ntheme = 0;
+	size_t i, len, ntheme = 0;
 	char **theme = S_theme_files(h->outdir, &ntheme);
+	uint64_t key;
 	int rc = -1;
 
 	for (i = 0; i < h->site->nassets; i++) {
@@ -1266,18 +1464,27 @@ S_assets(struct html *h)
 		}
 
 		/* Content loading reads Markdown only; other files are copied from disk. */
+		if (a->src->data == NULL)
+			from = path_join(dir, a->src->rel);
+		/* serve's cache: an asset the last build copied, unchanged since, is there still. */
+		key = S_asset_key(h, a, from);
+		if (h->cache && cache_get(h->cache, key, &len) != NULL) {
+			free(from);
+			free(path);
+			continue;
+		}
 		if (a->src->data)
 			bad = file_write(path, a->src->data, a->src->len) == -1;
-		else {
-			from = path_join(dir, a->src->rel);
+		else
 			bad = file_copy(from, path) == -1;
-		}
 		if (bad)
 			diag_error(h->dl, a->src->display, 0, 0, "cannot copy to %s: %s", path, strerror(errno));
 		free(from);
 		free(path);
 		if (bad)
 			goto out;
+		if (h->cache)
+			cache_put(h->cache, key, "", 0);
 	}
 	rc = 0;
 out:
@@ -1295,7 +1502,6 @@ S_sitemap(struct html *h)
 	xmlDocPtr doc;
 	xmlNodePtr root;
 	xmlChar *mem = NULL;
-	char *path;
 	int len = 0, rc = 0;
 	size_t i;
 
@@ -1321,12 +1527,7 @@ S_sitemap(struct html *h)
 		free(u);
 	}
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
-	path = path_join(h->outdir, "sitemap.xml");
-	if (file_write(path, mem, (size_t)len) == -1) {
-		diag_error(h->dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	free(path);
+	rc = S_write_file(h, "sitemap.xml", mem, (size_t)len);
 	xmlFree(mem);
 	xmlFreeDoc(doc);
 	return rc;
@@ -1354,105 +1555,128 @@ S_page(struct html *h, size_t i)
 	return S_not_found(h);
 }
 
-static void
-S_question_frag(const struct html *h, const struct doc_tree *tree, size_t i)
+/* What a topic's questions show besides its own doc. */
+static uint64_t
+S_topic_key(const struct html *h, const struct test *t, const struct topic *tp)
 {
-	struct frag *f = &h->frags[i];
-	struct part p;
-
-	S_part_begin(&p, h);
-	S_question(h, &p.out, f->q, tree, f->page, 0);
-	f->html = S_part_bytes(&p, &f->len);
-}
-
-/* Every question of the bank in h->frags, not yet rendered. */
-static void
-S_list_questions(struct html *h)
-{
-	const struct site *site = h->site;
-	size_t i, j, k, n = 0;
-
-	h->first = xcalloc(site->ntests + 1, sizeof(*h->first));
-	for (i = 0; i < site->ntests; i++) {
-		h->first[i] = n;
-		n += site->tests[i]->nquestions;
-	}
-	h->frags = xcalloc(n + 1, sizeof(*h->frags));
-	h->nfrags = 0;
-	for (i = 0; i < site->ntests; i++) {
-		const struct test *t = site->tests[i];
-
-		for (j = 0; j < t->ntopics; j++)
-			for (k = 0; k < t->topics[j]->nquestions; k++) {
-				h->frags[h->nfrags].q = &t->topics[j]->questions[k];
-				h->frags[h->nfrags].page = t->url;
-				h->nfrags++;
-			}
-	}
-}
-
-/* The questions of one topic: a run of h->frags, rendered with its tree open. */
-struct frag_batch {
-	struct html *h;
-	size_t *start, *count;     /* per job: its run of h->frags */
-};
-
-static void
-S_topic_questions_job(void *arg, size_t job, int worker)
-{
-	struct frag_batch *fb = arg;
-	const struct html *h = fb->h;
-	struct doc_tree *tree;
+	uint64_t k = S_doc_key(h, "topic", tp->doc, t->url);
 	size_t i;
+
+	if (h->cache == NULL)
+		return 0;
+	k = cache_key_str(k, tp->slug);
+	k = cache_key_str(k, tp->title);
+	k = cache_key_int(k, tp->doc == t->index);
+	k = cache_key_int(k, (long long)tp->nquestions);
+	for (i = 0; i < tp->nquestions; i++) {
+		k = cache_key_str(k, tp->questions[i].id);
+		k = cache_key_int(k, tp->questions[i].difficulty);
+		k = cache_key_int(k, tp->questions[i].sample);
+	}
+	return k;
+}
+
+/* A topic's samples and its section of the bank, with its tree open once. */
+static void
+S_topic_job(void *arg, size_t job, int worker)
+{
+	const struct html *h = arg;
+	struct topic_html *th = &h->topics[job];
+	const struct test *t = th->test;
+	const struct topic *tp = th->topic;
+	const char *page = t->url;
+	uint64_t key;
+	struct doc_tree *tree;
+	struct render_out *o;
+	struct part p;
+	size_t k;
+	char *s;
 
 	(void)worker;
 	if (S_stopped(h))
 		return;
-	tree = doc_tree_open(h->frags[fb->start[job]].q->topic->doc);
-	for (i = fb->start[job]; i < fb->start[job] + fb->count[job]; i++)
-		S_question_frag(h, tree, i);
+	key = S_topic_key(h, t, tp);
+	if (S_cached(h, key, &th->samples, &th->samples_len, &th->bank, &th->bank_len))
+		return;
+	tree = doc_tree_open(tp->doc);
+	S_part_begin(&p, h);
+	for (k = 0; k < tp->nquestions; k++)
+		if (tp->questions[k].sample)
+			S_question(h, &p.out, &tp->questions[k], tree, page, 1);
+	th->samples = S_part_bytes(&p, &th->samples_len);
+
+	S_part_begin(&p, h);
+	o = &p.out;
+	render_out_open(o, "section", "topic");
+	s = xconcat("topic-", tp->slug, NULL);
+	render_out_attr(o, "id", s);
+	free(s);
+	render_out_attr(o, "data-topic", tp->slug);
+	render_out_attr(o, "data-title", tp->title);
+	render_out_nl(o);
+	render_out_open(o, "h3", NULL);
+	render_out_text(o, tp->title);
+	render_out_close(o);
+	render_out_nl(o);
+	/* A one-file test's introduction is the test's (the lede), not its topic's. */
+	if (tp->doc != t->index && !S_range_empty(doc_tree_intro(tree))) {
+		char *prefix = xconcat("topic-", tp->slug, "-", NULL);
+
+		render_out_open(o, "div", "topic-intro");
+		S_intro(h, o, tp->doc, page, doc_tree_intro(tree), prefix);
+		render_out_close(o);
+		free(prefix);
+		render_out_nl(o);
+	}
+	for (k = 0; k < tp->nquestions; k++)
+		S_question(h, o, &tp->questions[k], tree, page, 0);
+	render_out_close(o);
+	render_out_nl(o);
+	th->bank = S_part_bytes(&p, &th->bank_len);
 	doc_tree_close(tree);
+	S_keep(h, key, th->samples, th->samples_len, th->bank, th->bank_len);
 }
 
 /*
- * Renders every question of the bank, a topic on whichever thread is
- * free, each topic's tree opened by the job that renders it.
+ * Renders every topic of every test before the pages, a topic on
+ * whichever thread is free: a tree is open on one thread only.
  */
 static void
-S_render_questions(struct html *h, int nthreads)
+S_topics(struct html *h, int nthreads)
 {
-	struct frag_batch fb;
-	size_t i, n = 0;
+	const struct site *site = h->site;
+	size_t i, j, n = 0;
 
-	fb.h = h;
-	fb.start = xcalloc(h->nfrags + 1, sizeof(*fb.start));
-	fb.count = xcalloc(h->nfrags + 1, sizeof(*fb.count));
-	for (i = 0; i < h->nfrags; i++) {
-		if (n > 0 && h->frags[i].q->topic == h->frags[fb.start[n - 1]].q->topic &&
-		    fb.start[n - 1] + fb.count[n - 1] == i) {
-			fb.count[n - 1]++;
-			continue;
-		}
-		fb.start[n] = i;
-		fb.count[n++] = 1;
+	h->first = xcalloc(site->ntests + 1, sizeof(*h->first));
+	for (i = 0; i < site->ntests; i++) {
+		h->first[i] = n;
+		n += site->tests[i]->ntopics;
 	}
-	pool_run(nthreads, n, S_topic_questions_job, &fb);
-	free(fb.start);
-	free(fb.count);
+	h->topics = xcalloc(n + 1, sizeof(*h->topics));
+	h->ntopics = 0;
+	for (i = 0; i < site->ntests; i++)
+		for (j = 0; j < site->tests[i]->ntopics; j++) {
+			h->topics[h->ntopics].test = site->tests[i];
+			h->topics[h->ntopics].topic = site->tests[i]->topics[j];
+			h->ntopics++;
+		}
+	pool_run(nthreads, h->ntopics, S_topic_job, h);
 }
 
 static void
-S_free_questions(struct html *h)
+S_free_topics(struct html *h)
 {
 	size_t i;
 
-	for (i = 0; i < h->nfrags; i++)
-		free(h->frags[i].html);
-	free(h->frags);
+	for (i = 0; i < h->ntopics; i++) {
+		free(h->topics[i].samples);
+		free(h->topics[i].bank);
+	}
+	free(h->topics);
 	free(h->first);
-	h->frags = NULL;
+	h->topics = NULL;
 	h->first = NULL;
-	h->nfrags = 0;
+	h->ntopics = 0;
 }
 
 /* What writing one page left behind. */
@@ -1518,9 +1742,8 @@ S_pages(struct html *h, int nthreads)
 		diag_init(&pb.res[i].dl);
 	/* libxml2 sets up its global state here, once, not racing in the threads. */
 	xmlInitParser();
-	S_free_questions(h);
-	S_list_questions(h);
-	S_render_questions(h, nthreads);
+	S_free_topics(h);
+	S_topics(h, nthreads);
 	if (S_stopped(h)) {
 		free(pb.res);
 		return -1;
@@ -1578,6 +1801,56 @@ S_forget_urls(struct html *h)
 	h->nurls = h->urls_cap = 0;
 }
 
+/*
+ * serve's cache: removes the files the last build wrote that this one
+ * did not (the page of a doc deleted, an asset no longer linked), and
+ * the folders they leave empty.
+ */
+static void
+S_prune(struct html *h)
+{
+	static char not_found[] = "404.html", sitemap[] = "sitemap.xml";
+	uint64_t key = cache_key_str(HASH_FNV_SEED, "written");
+	char **now = NULL;
+	size_t n = 0, cap = 0, i, len;
+	const char *was, *p, *end;
+	struct buf b;
+
+	now = xgrow(now, &cap, h->nurls + h->site->nassets + 2, sizeof(*now));
+	for (i = 0; i < h->nurls; i++)
+		now[n++] = h->urls[i];
+	for (i = 0; i < h->site->nassets; i++)
+		now[n++] = h->site->assets[i].url;
+	now[n++] = not_found;
+	if (h->site->cfg.base_url && *h->site->cfg.base_url)
+		now[n++] = sitemap;
+	strv_sort(now, n);
+	if ((was = cache_get(h->cache, key, &len)) != NULL)
+		for (p = was, end = was + len; p < end; p += strlen(p) + 1) {
+			char *path, *dir;
+
+			if (bsearch(p, now, n, sizeof(*now), S_cmp_str) != NULL)
+				continue;
+			path = path_join(h->outdir, p);
+			(void)unlink(path);
+			/* Up to outdir itself: rmdir fails on the first folder not empty. */
+			for (dir = path_dirname(path); strlen(dir) > strlen(h->outdir) && rmdir(dir) == 0;) {
+				char *up = path_dirname(dir);
+
+				free(dir);
+				dir = up;
+			}
+			free(dir);
+			free(path);
+		}
+	buf_init(&b);
+	for (i = 0; i < n; i++)
+		buf_put(&b, now[i], strlen(now[i]) + 1);
+	cache_put(h->cache, key, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	free(now);
+}
+
 static int
 S_site_write(struct html_site *hs, const char *outdir, int nthreads,
     const volatile sig_atomic_t *stop, struct diag_list *dl)
@@ -1585,13 +1858,27 @@ S_site_write(struct html_site *hs, const char *outdir, int nthreads,
 	struct html *h = &hs->h;
 	int rc = -1;
 
+	uint64_t theme_key = cache_key_str(HASH_FNV_SEED, "theme");
+	size_t len;
+
 	h->outdir = outdir;
 	h->dl = dl;
 	h->stop = stop;
-	if (theme_copy_assets(&hs->theme, outdir, dl) == -1 || S_assets(h) == -1)
+	/* serve's cache: a new theme comes with a new cache. */
+	if (h->cache == NULL || cache_get(h->cache, theme_key, &len) == NULL) {
+		if (theme_copy_assets(&hs->theme, outdir, dl) == -1)
+			goto out;
+		if (h->cache)
+			cache_put(h->cache, theme_key, "", 0);
+	}
+	if (S_assets(h) == -1)
 		goto out;
 	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1)
 		goto out;
+	if (h->cache) {
+		S_prune(h);
+		cache_sweep(h->cache);
+	}
 	rc = 0;
 out:
 	S_forget_urls(h);
@@ -1603,7 +1890,7 @@ S_site_close(struct html_site *hs)
 {
 	if (hs == NULL)
 		return;
-	S_free_questions(&hs->h);
+	S_free_topics(&hs->h);
 	S_forget_urls(&hs->h);
 	theme_free(&hs->theme);
 	free(hs);
@@ -1611,13 +1898,14 @@ S_site_close(struct html_site *hs)
 
 int
 html_build(const struct site *site, const char *outdir, int nthreads,
-    const volatile sig_atomic_t *stop, struct diag_list *dl)
+    const volatile sig_atomic_t *stop, struct cache *cache, struct diag_list *dl)
 {
 	struct html_site *hs = S_site_open(site, dl);
 	int rc;
 
 	if (hs == NULL)
 		return -1;
+	hs->h.cache = outdir ? cache : NULL;
 	rc = outdir ? S_site_write(hs, outdir, nthreads, stop, dl) : 0;
 	S_site_close(hs);
 	return rc;

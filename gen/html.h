@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include "cache.h"
 #include "model.h"
 
 /*
@@ -17,8 +18,16 @@
  * NULL, turned non-zero: it is read between pages, and may be set by a
  * signal handler). With outdir NULL it loads the theme and its templates,
  * reporting what is wrong with them as a build would, and writes nothing.
+ *
+ * cache is NULL but for serve. With one, outdir holds what the last
+ * build with the same cache wrote (or is empty, for a new cache): a
+ * piece of a page whose inputs hash as before is taken from the cache
+ * instead of rendered, a file whose bytes are unchanged is not written
+ * again, and files the last build wrote that this one does not are
+ * removed. A cache must be dropped after a build that failed, and
+ * whenever the theme or site.toml changes: neither is in its keys.
  */
 int html_build(const struct site *site, const char *outdir, int nthreads,
-    const volatile sig_atomic_t *stop, struct diag_list *dl);
+    const volatile sig_atomic_t *stop, struct cache *cache, struct diag_list *dl);
 
 #endif

@@ -44,9 +44,12 @@
 #include <microhttpd.h>
 
 #include "build.h"
+#include "cache.h"
+#include "html.h"
 #include "links.h"
 #include "model.h"
 #include "outputs.h"
+#include "pool.h"
 #include "site.h"
 #include "util.h"
 
@@ -107,6 +110,15 @@ struct serve {
 	char **pdf_decks;            /* deck slugs whose file changed */
 	size_t npdf_decks, pdf_decks_cap;
 
+	/*
+	 * The pieces and files of the last good build, so that an edit
+	 * renders only what it touched (html_build). NULL, or full set, when
+	 * the next build must start afresh: the first, after one that failed
+	 * to write, and after a change to site.toml or a theme, which are not
+	 * in the cache's keys.
+	 */
+	struct cache *cache;
+	int full;
 };
 
 /* The pipe the signal handler writes to, to wake poll(). */
@@ -805,6 +817,9 @@ S_note_change(struct serve *sv, const char *rel)
 		    sizeof(*sv->changed));
 		sv->changed[sv->nchanged++] = xstrdup(rel);
 	}
+	if (strcmp(rel, "site.toml") == 0 || strcmp(rel, "content") == 0 ||
+	    strncmp(rel, "themes", 6) == 0)
+		sv->full = 1;
 	if (strcmp(rel, "site.toml") == 0 || strncmp(rel, "themes/", 7) == 0 ||
 	    strcmp(rel, "themes") == 0)
 		sv->pdf_all = 1;
@@ -973,28 +988,45 @@ S_set_generation(struct serve *sv)
 }
 
 /*
- * Loads, links and builds the whole site into site (always to be freed
- * with site_free); build_run swaps the output in only when all of it
- * succeeded. 0 if it did.
+ * Loads and links the whole site into site (always to be freed with
+ * site_free), then writes it: with the cache of the last build, in
+ * place, rendering only what changed; else afresh, through build_run,
+ * which swaps the output in only when all of it succeeded. 0 if the
+ * site was written.
  */
 static int
 S_build_all(struct serve *sv, int initial, struct site *site, struct diag_list *dl)
 {
 	struct build_options bo;
 	struct site_options so;
+	int rc;
 
 	memset(&so, 0, sizeof(so));
 	memset(&bo, 0, sizeof(bo));
 	site_load(site, sv->root, &so, dl);
 	links_resolve(site, dl);
 	outputs_check(site, dl);
+	/* Nothing was written: the cache still matches what is served. */
 	if (diag_failed(dl))
 		return -1;
-	bo.outdir = sv->sitedir;
-	bo.html = 1;
-	bo.pdf = 0;
-	bo.progress = initial && isatty(fileno(stderr));
-	return build_run(site, &bo, dl);
+	if (sv->cache && !sv->full)
+		rc = html_build(site, sv->sitedir, pool_default_threads(), &S_stop_signal, sv->cache, dl);
+	else {
+		cache_free(sv->cache);
+		sv->cache = cache_new();
+		bo.outdir = sv->sitedir;
+		bo.html = 1;
+		bo.pdf = 0;
+		bo.progress = initial && isatty(fileno(stderr));
+		bo.cache = sv->cache;
+		rc = build_run(site, &bo, dl);
+	}
+	if (rc != 0) {
+		cache_free(sv->cache);
+		sv->cache = NULL;
+	}
+	sv->full = rc != 0;
+	return rc;
 }
 
 /*
@@ -1363,6 +1395,7 @@ out:
 	S_clear_changes(&sv, 1);
 	free(sv.pdf_decks);
 	free(sv.changed);
+	cache_free(sv.cache);
 	free(sv.st.event);
 	free(sv.st.generation);
 	free(sv.st.error);

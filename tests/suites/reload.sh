@@ -76,7 +76,7 @@ sitedir=$(find "$tmp/run" -maxdepth 2 -type d -name site | head -n 1)
 # lines PATTERN: how many log lines match.
 lines() { grep -c "$1" "$tmp/log"; }
 # reacted: serve logged a build or a failure since $before was taken.
-reacted() { [ "$(($(lines "changed:") + $(lines "build failed")))" -gt "$before" ]; }
+reacted() { [ "$(($(lines "rebuilt in") + $(lines "build failed")))" -gt "$before" ]; }
 
 # after_edit NAME HOW FILE SCRIPT: applies the Python SCRIPT (on the
 # text `s`) to FILE, waits for serve to finish with it, checks the log
@@ -84,7 +84,7 @@ reacted() { [ "$(($(lines "changed:") + $(lines "build failed")))" -gt "$before"
 # served folder with a fresh build.
 after_edit() {
 	name=$1 how=$2 file=$tmp/site/$3 script=$4
-	before=$(($(lines "changed:") + $(lines "build failed")))
+	before=$(($(lines "rebuilt in") + $(lines "build failed")))
 	python3 - "$file" "$script" <<'EOF'
 import sys
 path, script = sys.argv[1], sys.argv[2]
@@ -97,11 +97,26 @@ with open(path + ".tmp", "w", encoding="utf-8") as f:
 import os
 os.rename(path + ".tmp", path)
 EOF
+	settled "$name" "$how"
+}
+
+# after_shell NAME HOW COMMAND: as after_edit, for a change COMMAND makes
+# in the site's folder (a file made, moved or removed).
+after_shell() {
+	name=$1 how=$2
+	before=$(($(lines "rebuilt in") + $(lines "build failed")))
+	(cd "$tmp/site" && sh -c "$3")
+	settled "$name" "$how"
+}
+
+# settled NAME HOW: waits for serve to react, then checks as after_edit says.
+settled() {
+	name=$1 how=$2
 	if ! wait_for 60 reacted; then
 		notok "$name" "serve did not react in 60 s: $(tail -c 300 "$tmp/log")"
 		return
 	fi
-	last=$(grep -E "changed:|build failed" "$tmp/log" | tail -n 1)
+	last=$(grep -E "rebuilt in|build failed" "$tmp/log" | tail -n 1)
 	case $how:$last in
 	rebuilt:*"rebuilt in"* | failed:*"build failed"*) ;;
 	*)
@@ -175,6 +190,39 @@ after_edit "a card gains a link into a chapter" rebuilt content/cards/distribute
 	's.replace("keeps a full copy of the model", "keeps a full copy of the model (see [ZeRO](../guide/zero-fsdp.md#zero-stages))", 1)'
 after_edit "a card's front, shown in that chapter's backlinks" rebuilt content/cards/distributed-training.md \
 	's.replace("## What is data parallelism? {#dp}", "## What does data parallelism mean? {#dp}", 1)'
+# Pages made and removed by an edit: none may be left behind.
+after_shell "a new chapter" rebuilt \
+	'printf "+++\ntitle = \"Extra\"\n+++\n\nLinks to [collectives](collectives.md).\n" >content/guide/extra.md'
+after_shell "that chapter removed" rebuilt 'rm content/guide/extra.md'
+after_shell "a new image no page links to" rebuilt 'cp content/guide/ring-all-reduce.svg content/guide/ring-copy.svg'
+after_edit "a chapter links that image" rebuilt content/guide/collectives.md \
+	's.replace("## Ring all-reduce {#ring-all-reduce}\n", "## Ring all-reduce {#ring-all-reduce}\n\n![A copy](ring-copy.svg)\n", 1)'
+after_shell "that image redrawn" rebuilt \
+	'printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"8\" height=\"8\"/>\n" >content/guide/ring-copy.svg'
+after_edit "the image's link removed" rebuilt content/guide/collectives.md \
+	's.replace("\n![A copy](ring-copy.svg)\n", "", 1)'
+# What one file decides for another's questions.
+after_edit "a question loses its difficulty" rebuilt "$T/collectives.md" \
+	's.replace("{#ring-phases .medium}", "{#ring-phases}", 1)'
+after_edit "the test's default difficulty, which that question takes" rebuilt "$T/_index.md" \
+	's.replace("+++\n\n", "difficulty = \"hard\"\n+++\n\n", 1)'
+after_edit "a question marked a sample" rebuilt "$T/collectives.md" \
+	's.replace("{#small-messages .medium}", "{#small-messages .medium .sample}", 1)'
+after_edit "a deck's description" rebuilt content/cards/distributed-training.md \
+	's.replace("Fifty-three cards on", "Fifty-three cards about", 1)'
+after_edit "site.toml's title, on every page" rebuilt site.toml \
+	's.replace("title = \"", "title = \"My ", 1)'
+# An edit writes only the pages it changed: the rest keep their files.
+chapter=$sitedir/guide/pipeline/index.html
+inode=$(stat -c %i "$chapter" 2>/dev/null)
+after_edit "a card's back again" rebuilt content/cards/distributed-training.md \
+	's.replace("works on its own slice of the batch", "processes its own slice of the batch", 1)'
+if [ -n "$inode" ] && [ "$(stat -c %i "$chapter" 2>/dev/null)" = "$inode" ]; then
+	ok "a page the edit did not change is not written again"
+else
+	notok "a page the edit did not change is not written again" \
+	    "guide/pipeline/index.html was replaced (inode $inode, now $(stat -c %i "$chapter" 2>/dev/null))"
+fi
 
 kill -INT "$pid"
 wait_for 20 sh -c "! kill -0 $pid" && ok "stops on SIGINT" || notok "stops on SIGINT" "still running"
