@@ -3,6 +3,7 @@
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
 DESTDIR  ?=
 CC       ?= cc
 PKGS     := libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicrohttpd
@@ -113,10 +114,14 @@ install: quizdeck
 	install -m 755 quizdeck $(DESTDIR)$(BINDIR)/quizdeck
 	install -d $(DESTDIR)$(PREFIX)/share/quizdeck/themes
 	cp -R themes/default $(DESTDIR)$(PREFIX)/share/quizdeck/themes/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 644 man/quizdeck.1 $(DESTDIR)$(MANDIR)/man1/quizdeck.1
+	install -m 644 man/quizdeck.5 $(DESTDIR)$(MANDIR)/man5/quizdeck.5
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/quizdeck
 	rm -rf $(DESTDIR)$(PREFIX)/share/quizdeck
+	rm -f $(DESTDIR)$(MANDIR)/man1/quizdeck.1 $(DESTDIR)$(MANDIR)/man5/quizdeck.5
 
 clean:
 	rm -rf build out quizdeck tests/toml-decode

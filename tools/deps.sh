@@ -13,7 +13,7 @@ build_pkgs="pkg-config gcc make libcmark-gfm-dev libcmark-gfm-extensions-dev
 libxml2-dev libcairo2-dev libpango1.0-dev libfontconfig-dev libmicrohttpd-dev
 fonts-noto-core fonts-noto-mono fonts-dejavu-core"
 test_pkgs="clang libclang-rt-14-dev poppler-utils chromium nodejs npm
-fonts-noto-cjk python3 valgrind"
+fonts-noto-cjk python3 valgrind mandoc"
 bench_pkgs="hugo cmark-gfm hyperfine time"
 
 case ${1:-build} in
