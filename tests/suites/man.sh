@@ -79,7 +79,7 @@ done
 keys() {
 	grep -o 'strcmp(\(kv->key\|k\), "[a-z_]*")' "$1" | sed 's/.*"\(.*\)".*/\1/' | sort -u
 }
-grep -o 'S_unknown(r, kv, "[a-z]*")' gen/config.c | sed 's/.*"\(.*\)".*/\1/' | sort -u >"$tmp/tables"
+grep -o 'S_unknown(r, kv, "[a-z.]*"' gen/config.c | sed 's/.*"\(.*\)"/\1/' | sort -u >"$tmp/tables"
 # A table's name is compared as a key too: tables have sections of their own.
 keys gen/config.c | grep -vxF -f "$tmp/tables" >"$tmp/config-keys"
 keys gen/content.c >"$tmp/fm-keys"
