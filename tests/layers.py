@@ -16,7 +16,7 @@ import sys
 
 # Lowest first. Read: a module calls only modules on its row or above it.
 LAYERS = [
-    ("support", {"util", "diag", "pool", "toml"}),
+    ("support", {"util", "diag", "pool", "toml", "cache"}),
     ("load", {"config", "content", "markdown"}),
     ("index", {"model", "quiz", "deck", "guide", "site"}),
     ("link", {"links", "outputs"}),
