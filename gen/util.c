@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -774,6 +775,56 @@ static int
 S_strcmp_p(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t
+str_distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d;
+	size_t row[3][65];           /* row i at (i + 1) % 3: rows i - 2, i - 1 and i */
+
+	if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > max)
+		return max + 1;
+	for (j = 0; j <= lb; j++)
+		row[1][j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t *pp = row[(i + 2) % 3], *prev = row[i % 3], *cur = row[(i + 1) % 3];
+
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+
+			d = prev[j - 1] + (ca != cb);
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			cur[j] = d;
+		}
+	}
+	d = row[(la + 1) % 3][lb];
+	return d > max ? max + 1 : d;
+}
+
+const char *
+str_nearest(const char *word, const char *const *names, size_t n)
+{
+	size_t i, d, best, max = strlen(word) / 3;
+	const char *found = NULL;
+
+	max = max < 1 ? 1 : max > 3 ? 3 : max;
+	best = max + 1;
+	for (i = 0; i < n; i++) {
+		d = str_distance(word, names[i], max);
+		if (d < best) {
+			best = d;
+			found = names[i];
+		}
+	}
+	return found;
 }
 
 void

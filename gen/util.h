@@ -133,6 +133,17 @@ int path_is_file(const char *path);
 uint64_t hash_fnv1a(const void *p, size_t n, uint64_t seed);
 #define HASH_FNV_SEED 0xcbf29ce484222325ULL
 
+/*
+ * For "did you mean": the edit distance from a to b (insertions,
+ * deletions, substitutions and swaps of neighbours, ASCII letters
+ * compared without case), or max + 1 once past max or when either is
+ * over 64 bytes. str_nearest gives the one of names[0..n) nearest to
+ * word, within a third of word's length (1 to 3 edits), the first on a
+ * tie; NULL if none is that near.
+ */
+size_t str_distance(const char *a, const char *b, size_t max);
+const char *str_nearest(const char *word, const char *const *names, size_t n);
+
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
 
