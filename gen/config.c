@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "toml.h"
@@ -99,13 +100,13 @@ S_parse_dimensions(const char *s, double *w, double *h)
 	b = strtod(s, &end);
 	if (end == s || errno)
 		return -1;
-	if (strcmp(end, "mm") == 0)
+	if (strcasecmp(end, "mm") == 0)
 		scale = 1;
-	else if (strcmp(end, "cm") == 0)
+	else if (strcasecmp(end, "cm") == 0)
 		scale = 10;
-	else if (strcmp(end, "in") == 0)
+	else if (strcasecmp(end, "in") == 0)
 		scale = 25.4;
-	else if (strcmp(end, "pt") == 0)
+	else if (strcasecmp(end, "pt") == 0)
 		scale = 25.4 / 72;
 	else
 		return -1;
@@ -124,7 +125,7 @@ S_lookup(const struct named_size *v, size_t n, const char *name, double *w, doub
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(v[i].name, name) == 0) {
+		if (strcasecmp(v[i].name, name) == 0) {
 			*w = v[i].w;
 			*h = v[i].h;
 			return 0;
@@ -153,7 +154,7 @@ config_parse_duplex(const char *s, enum duplex_mode *out)
 	size_t i;
 
 	for (i = 0; i < sizeof(duplex_names) / sizeof(duplex_names[0]); i++)
-		if (strcmp(s, duplex_names[i]) == 0) {
+		if (strcasecmp(s, duplex_names[i]) == 0) {
 			*out = (enum duplex_mode)i;
 			return 0;
 		}
@@ -172,7 +173,7 @@ config_parse_cut_marks(const char *s, enum cut_marks *out)
 	size_t i;
 
 	for (i = 0; i < sizeof(cut_names) / sizeof(cut_names[0]); i++)
-		if (strcmp(s, cut_names[i]) == 0) {
+		if (strcasecmp(s, cut_names[i]) == 0) {
 			*out = (enum cut_marks)i;
 			return 0;
 		}
@@ -193,6 +194,17 @@ config_choice_name(enum config_choice which, size_t i)
 		return i < sizeof(cut_names) / sizeof(cut_names[0]) ? cut_names[i] : NULL;
 	}
 	return NULL;
+}
+
+const char *
+config_choice_nearest(enum config_choice which, const char *s)
+{
+	const char *names[16];
+	size_t n = 0;
+
+	while (n < 16 && (names[n] = config_choice_name(which, n)) != NULL)
+		n++;
+	return str_nearest(s, names, n);
 }
 
 char *
@@ -290,9 +302,12 @@ S_bad_choice(struct reader *r, const struct toml_keyval *kv, const char *shape,
     enum config_choice which, const char *other)
 {
 	char *list = config_choice_list(which, other);
-	char *fmt = xasprintf(shape, list);
+	const char *near = config_choice_nearest(which, kv->value->u.s.ptr);
+	char *fmt = near ? xasprintf("%s; did you mean \"%s\"?", shape, near) : xstrdup(shape);
+	char *msg = xasprintf(fmt, list);
 
-	S_bad(r, kv, fmt, kv->value->u.s.ptr);
+	S_bad(r, kv, msg, kv->value->u.s.ptr);
+	free(msg);
 	free(fmt);
 	free(list);
 }
@@ -345,12 +360,53 @@ S_integer(struct reader *r, const struct toml_keyval *kv, long *dst, long lo, lo
 	*dst = (long)kv->value->u.i;
 }
 
+/* The keys of each table of site.toml, in format.md's order. */
+static const char *const root_keys[] = { "title", "description", "language", "author",
+    "base_url", "theme", "quiz", "markdown", "print", "limits" };
+static const char *const quiz_keys[] = { "questions", "reveal", "seconds", "pass_mark" };
+static const char *const seconds_keys[] = { "easy", "medium", "hard" };
+static const char *const markdown_keys[] = { "unsafe_html" };
+static const char *const print_keys[] = { "paper", "card", "duplex", "cut_marks", "font",
+    "min_font_size", "back_offset" };
+static const char *const limits_keys[] = { "max_file_size", "max_elements" };
+#define S_KEYS(v) (v), sizeof(v) / sizeof((v)[0])
+
+/* kv is none of table's keys: the nearest, or else every one. */
 static void
-S_unknown(struct reader *r, const struct toml_keyval *kv, const char *table)
+S_unknown(struct reader *r, const struct toml_keyval *kv, const char *table,
+    const char *const *keys, size_t nkeys)
 {
-	diag_error(r->dl, r->path, kv->line, kv->col, "unknown key \"%s%s%s\" in site.toml",
-	    table, *table ? "." : "", kv->key);
+	const char *near = str_nearest(kv->key, keys, nkeys);
+	const char *dot = *table ? "." : "";
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_printf(&b, "unknown key \"%s%s%s\" in site.toml", table, dot, kv->key);
+	if (near)
+		buf_printf(&b, "; did you mean \"%s%s%s\"?", table, dot, near);
+	else {
+		if (*table)
+			buf_printf(&b, ": [%s] takes ", table);
+		else
+			buf_puts(&b, ": the top level takes ");
+		for (i = 0; i < nkeys; i++)
+			buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == nkeys ? " or " : ", ", keys[i]);
+	}
+	diag_error(r->dl, r->path, kv->line, kv->col, "%s", buf_str(&b));
+	buf_free(&b);
 	r->failed = 1;
+}
+
+static int
+S_is_key(const char *key, const char *const *keys, size_t nkeys)
+{
+	size_t i;
+
+	for (i = 0; i < nkeys; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	return 0;
 }
 
 static void
@@ -368,7 +424,7 @@ S_read_seconds(struct reader *r, struct config *c, const struct toml_value *t)
 		else if (strcmp(kv->key, "hard") == 0)
 			S_integer(r, kv, &c->quiz.seconds_hard, 1, 3600);
 		else
-			S_unknown(r, kv, "quiz.seconds");
+			S_unknown(r, kv, "quiz.seconds", S_KEYS(seconds_keys));
 	}
 }
 
@@ -406,7 +462,7 @@ S_read_quiz(struct reader *r, struct config *c, const struct toml_value *t)
 			else
 				c->quiz.pass_mark = x;
 		} else
-			S_unknown(r, kv, "quiz");
+			S_unknown(r, kv, "quiz", S_KEYS(quiz_keys));
 	}
 }
 
@@ -422,7 +478,7 @@ S_read_markdown(struct reader *r, struct config *c, const struct toml_value *t)
 			if (S_want(r, kv, TOML_BOOL))
 				c->markdown.unsafe_html = kv->value->u.b;
 		} else
-			S_unknown(r, kv, "markdown");
+			S_unknown(r, kv, "markdown", S_KEYS(markdown_keys));
 	}
 }
 
@@ -439,7 +495,7 @@ S_read_limits(struct reader *r, struct config *c, const struct toml_value *t)
 		else if (strcmp(kv->key, "max_elements") == 0)
 			S_integer(r, kv, &c->limits.max_elements, 100, 100000000);
 		else
-			S_unknown(r, kv, "limits");
+			S_unknown(r, kv, "limits", S_KEYS(limits_keys));
 	}
 }
 
@@ -463,10 +519,8 @@ S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
 				p->min_font_size = S_number(v);
 			continue;
 		}
-		if (strcmp(kv->key, "paper") != 0 && strcmp(kv->key, "card") != 0 &&
-		    strcmp(kv->key, "duplex") != 0 && strcmp(kv->key, "cut_marks") != 0 &&
-		    strcmp(kv->key, "font") != 0 && strcmp(kv->key, "back_offset") != 0) {
-			S_unknown(r, kv, "print");
+		if (!S_is_key(kv->key, S_KEYS(print_keys))) {
+			S_unknown(r, kv, "print", S_KEYS(print_keys));
 			continue;
 		}
 		if (!S_want(r, kv, TOML_STRING))
@@ -574,7 +628,7 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 			if (S_want(r, kv, TOML_TABLE))
 				S_read_limits(r, c, kv->value);
 		} else
-			S_unknown(r, kv, "");
+			S_unknown(r, kv, "", S_KEYS(root_keys));
 	}
 }
 

@@ -102,10 +102,13 @@ enum print_override_error config_apply_print(struct print_config *pc,
  * config_choice_name gives the i-th in table order, or NULL past the
  * last. config_choice_list joins them for a message, "a, b or c"; with
  * other, the last alternative is other instead: "a, b, c, or other".
- * The caller frees the list. No name holds a '%'.
+ * The caller frees the list. No name holds a '%'. Names are read
+ * without regard to case ("A4", "Letter"). config_choice_nearest gives
+ * the name nearest to a mistyped s, for "did you mean", or NULL.
  */
 enum config_choice { CONFIG_PAPER, CONFIG_CARD, CONFIG_DUPLEX, CONFIG_CUT_MARKS };
 const char *config_choice_name(enum config_choice which, size_t i);
 char *config_choice_list(enum config_choice which, const char *other);
+const char *config_choice_nearest(enum config_choice which, const char *s);
 
 #endif

@@ -363,10 +363,19 @@ S_validate(struct source *src, struct diag_list *dl)
 			} else
 				fm->extra = (struct toml_value *)v;
 		} else {
-			diag_error(dl, src->display, kv->line, kv->col,
-			    "unknown front-matter key \"%s\": expected %s; put keys of your own under [extra]",
-			    k, question_file ? "title, description, weight, draft or difficulty"
-			    : "title, description, weight or draft");
+			static const char *const keys[] = { "title", "description", "weight",
+			    "draft", "extra", "difficulty" };
+			const char *near = str_nearest(k, keys, question_file ? 6 : 5);
+
+			if (near)
+				diag_error(dl, src->display, kv->line, kv->col,
+				    "unknown front-matter key \"%s\"; did you mean \"%s\"? (keys of your own go under [extra])",
+				    k, near);
+			else
+				diag_error(dl, src->display, kv->line, kv->col,
+				    "unknown front-matter key \"%s\": expected %s; put keys of your own under [extra]",
+				    k, question_file ? "title, description, weight, draft or difficulty"
+				    : "title, description, weight or draft");
 			rc = -1;
 		}
 	}

@@ -118,6 +118,19 @@ test_sizes(void)
 	CHECK(config_card_size("63x88", &w, &h) == -1, "a size needs a unit");
 	CHECK(config_card_size("1x1mm", &w, &h) == -1, "a card of 1 mm is refused");
 	CHECK(config_paper_size("b5", &w, &h) == -1, "unknown paper");
+	CHECK(config_paper_size("A4", &w, &h) == 0 && w == 210 && h == 297, "A4, in any case");
+	CHECK(config_paper_size("Letter", &w, &h) == 0 && w == 215.9, "Letter");
+	CHECK(config_paper_size("A5", &w, &h) == 0 && w == 148 && h == 210, "A5");
+	CHECK(config_card_size("A7", &w, &h) == 0 && w == 74 && h == 105, "A7");
+	CHECK(config_card_size("Index-3X5", &w, &h) == 0 && w == 76.2, "Index-3X5");
+	CHECK(config_paper_size("210X297MM", &w, &h) == 0 && w == 210 && h == 297, "210X297MM");
+	{
+		enum duplex_mode d;
+		enum cut_marks m;
+
+		CHECK(config_parse_duplex("Short-Edge", &d) == 0 && d == DUPLEX_SHORT_EDGE, "Short-Edge");
+		CHECK(config_parse_cut_marks("NONE", &m) == 0 && m == CUT_NONE, "NONE");
+	}
 	CHECK(config_parse_offset("0,0", &w, &h) == 0 && w == 0 && h == 0, "offset 0,0");
 	CHECK(config_parse_offset("0.02in, 1pt", &w, &h) == 0 && w > 0.5 && w < 0.51, "offset in inches");
 	CHECK(config_parse_offset("0.5mm", &w, &h) == -1, "offset needs two lengths");
@@ -191,15 +204,21 @@ struct bad_case {
 };
 
 static const struct bad_case bad[] = {
-	{ "titel = \"x\"\n", 1, 1, "unknown key \"titel\" in site.toml" },
+	{ "titel = \"x\"\n", 1, 1, "unknown key \"titel\" in site.toml; did you mean \"title\"?" },
 	{ "title = 3\n", 1, 9, "\"title\" must be a string" },
 	{ "\n[quiz]\nquestions = 0\n", 3, 13, "\"questions\" must be from 1 to 1000" },
 	{ "[quiz]\nquestions = \"ten\"\n", 2, 13, "\"questions\" must be an integer" },
 	{ "[quiz]\nreveal = \"never\"\n", 2, 10, "\"reveal\" must be \"each\" or \"end\", not \"never\"" },
 	{ "[quiz]\npass_mark = 1.5\n", 2, 13, "\"pass_mark\" must be a fraction from 0 to 1" },
-	{ "[quiz]\nseconds = { easy = 30, tricky = 5 }\n", 2, 24, "unknown key \"quiz.seconds.tricky\" in site.toml" },
-	{ "[quiz]\nlength = 3\n", 2, 1, "unknown key \"quiz.length\" in site.toml" },
-	{ "[print]\npaper = \"b5\"\n", 2, 9, "\"paper\": unknown paper \"b5\" (a4, a3, a5, letter, legal, tabloid, or \"WxHmm\" / \"WxHin\")" },
+	{ "[quiz]\nseconds = { easy = 30, tricky = 5 }\n", 2, 24, "unknown key \"quiz.seconds.tricky\" in site.toml: [quiz.seconds] takes easy, medium or hard" },
+	{ "[quiz]\nseconds = { meduim = 5 }\n", 2, 13, "unknown key \"quiz.seconds.meduim\" in site.toml; did you mean \"quiz.seconds.medium\"?" },
+	{ "[quiz]\nlength = 3\n", 2, 1, "unknown key \"quiz.length\" in site.toml: [quiz] takes questions, reveal, seconds or pass_mark" },
+	{ "colour = \"red\"\n", 1, 1, "unknown key \"colour\" in site.toml: the top level takes title, description, language, author, base_url, theme, quiz, markdown, print or limits" },
+	{ "[print]\ncutmarks = \"none\"\n", 2, 1, "unknown key \"print.cutmarks\" in site.toml; did you mean \"print.cut_marks\"?" },
+	{ "[print]\ncard = \"tarrot\"\n", 2, 8, "\"card\": unknown card size \"tarrot\" (a7, a6, a8, index-3x5, index-4x6, index-5x8, business, poker, tarot, or \"WxHmm\"); did you mean \"tarot\"?" },
+	{ "[print]\nduplex = \"shortedge\"\n", 2, 10, "\"duplex\" must be long-edge, short-edge, fold or single, not \"shortedge\"; did you mean \"short-edge\"?" },
+	{ "[print]\npaper = \"b5\"\n", 2, 9, "\"paper\": unknown paper \"b5\" (a4, a3, a5, letter, legal, tabloid, or \"WxHmm\" / \"WxHin\"); did you mean \"a5\"?" },
+	{ "[print]\npaper = \"folio\"\n", 2, 9, "\"paper\": unknown paper \"folio\" (a4, a3, a5, letter, legal, tabloid, or \"WxHmm\" / \"WxHin\")" },
 	{ "[print]\nduplex = \"both\"\n", 2, 10, "\"duplex\" must be long-edge, short-edge, fold or single, not \"both\"" },
 	{ "[print]\ncut_marks = \"dots\"\n", 2, 13, "\"cut_marks\" must be corners, lines or none, not \"dots\"" },
 	{ "[print]\nmin_font_size = 1\n", 2, 17, "\"min_font_size\" must be from 3 to 72 points" },
@@ -215,8 +234,32 @@ static const struct bad_case bad[] = {
 	  "\"base_url\" must be a URL (spaces, quotes and <>\\^`{|} percent-encoded), not \"https://x.org/\"><script>\"" },
 	{ "[limits]\nmax_file_size = 10\n", 2, 17, "\"max_file_size\" must be from 1024 to 1073741824" },
 	{ "[limits]\nmax_elements = \"many\"\n", 2, 16, "\"max_elements\" must be an integer" },
-	{ "[limits]\nmax_files = 3\n", 2, 1, "unknown key \"limits.max_files\" in site.toml" },
+	{ "[limits]\nmax_files = 3\n", 2, 1, "unknown key \"limits.max_files\" in site.toml: [limits] takes max_file_size or max_elements" },
 };
+
+/* "did you mean": util's distance and nearest name, and config's from its tables. */
+static void
+test_nearest(void)
+{
+	static const char *const commands[] = { "build", "check", "print", "serve", "new" };
+
+	CHECK_GROUP("did you mean");
+	CHECK_INT(str_distance("build", "build", 3), 0, "the same word: 0");
+	CHECK_INT(str_distance("bulid", "build", 3), 1, "two neighbours swapped: 1");
+	CHECK_INT(str_distance("BUILD", "build", 3), 0, "case does not count");
+	CHECK_INT(str_distance("", "abc", 3), 3, "from nothing: the length");
+	CHECK_INT(str_distance("kitten", "sitting", 3), 3, "kitten, sitting: 3");
+	CHECK_INT(str_distance("kitten", "sitting", 2), 3, "past max: max + 1");
+	CHECK_STR(str_nearest("bulid", commands, 5), "build", "bulid: build");
+	CHECK_STR(str_nearest("chek", commands, 5), "check", "chek: check");
+	CHECK_STR(str_nearest("frobnicate", commands, 5), NULL, "nothing near frobnicate");
+	CHECK_STR(str_nearest("nw", commands, 5), "new", "nw: new");
+	CHECK_STR(config_choice_nearest(CONFIG_PAPER, "leter"), "letter", "paper leter: letter");
+	CHECK_STR(config_choice_nearest(CONFIG_CARD, "bussiness"), "business", "card bussiness: business");
+	CHECK_STR(config_choice_nearest(CONFIG_DUPLEX, "sigle"), "single", "duplex sigle: single");
+	CHECK_STR(config_choice_nearest(CONFIG_CUT_MARKS, "corner"), "corners", "cut marks corner: corners");
+	CHECK_STR(config_choice_nearest(CONFIG_PAPER, "210x297"), NULL, "nothing near a size without its unit");
+}
 
 static void
 test_bad_inputs(void)
@@ -317,6 +360,7 @@ main(void)
 	test_every_key();
 	test_sizes();
 	test_readme_names();
+	test_nearest();
 	test_bad_inputs();
 	test_huge_file();
 	test_syntax_error();
