@@ -17,6 +17,11 @@ struct scaffold_file {
 };
 
 static const struct scaffold_file files[] = {
+	/* What build writes: out/, and the staging folder beside it while it runs. */
+	{ ".gitignore",
+	  "/out/\n"
+	  "/out.staging-*/\n"
+	  "/out.old-*/\n" },
 	{ "site.toml",
 	  "title = \"My study notes\"\n"
 	  "description = \"Practice questions, flashcards and notes.\"\n"
