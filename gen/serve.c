@@ -1,5 +1,5 @@
 /*
- * serve: build, serve on 127.0.0.1, rebuild on change, reload the tabs.
+ * serve: build, serve (on 127.0.0.1 by default), rebuild on change, reload the tabs.
  *
  * Threads. libmicrohttpd runs one thread per connection, so that an
  * event stream may block waiting for the next build without holding up
@@ -1175,21 +1175,37 @@ S_make_tmpdir(void)
 	return NULL;
 }
 
-/* The listening socket, made here so a taken port gets a clear message. */
+/*
+ * The listening socket on addr (numeric, IPv4 or IPv6), made here so a
+ * taken port gets a clear message.
+ */
 static int
-S_listen(int port)
+S_listen(const char *addr, int port)
 {
 	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+	struct sockaddr *sa = (struct sockaddr *)&sin;
+	socklen_t salen = sizeof(sin);
 	int fd, one = 1;
 
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	memset(&sin, 0, sizeof(sin));
+	memset(&sin6, 0, sizeof(sin6));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 || listen(fd, 64) == -1) {
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
+		sin6.sin6_family = AF_INET6;
+		sin6.sin6_port = htons((uint16_t)port);
+		if (inet_pton(AF_INET6, addr, &sin6.sin6_addr) != 1) {
+			errno = EINVAL;
+			return -1;
+		}
+		sa = (struct sockaddr *)&sin6;
+		salen = sizeof(sin6);
+	}
+	if ((fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, sa, salen) == -1 || listen(fd, 64) == -1) {
 		int saved = errno;
 
 		close(fd);
@@ -1289,7 +1305,8 @@ serve_run(const struct serve_options *opt)
 {
 	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	struct serve sv;
-	char real[PATH_MAX], *toml;
+	const char *bind = opt->bind ? opt->bind : "127.0.0.1";
+	char real[PATH_MAX], *toml, *host = NULL;
 	int lfd = -1, status = 1, handlers = 0;
 	pthread_condattr_t ca;
 
@@ -1313,8 +1330,10 @@ serve_run(const struct serve_options *opt)
 		goto out;
 	}
 	free(toml);
-	if ((lfd = S_listen(opt->port)) == -1) {
-		fprintf(stderr, "quizdeck: cannot listen on 127.0.0.1:%d: %s\n", opt->port,
+	/* An IPv6 address goes in brackets in a URL: http://[::1]:8000/. */
+	host = strchr(bind, ':') ? xconcat("[", bind, "]", NULL) : xstrdup(bind);
+	if ((lfd = S_listen(bind, opt->port)) == -1) {
+		fprintf(stderr, "quizdeck: cannot listen on %s port %d: %s\n", host, opt->port,
 		    strerror(errno));
 		goto out;
 	}
@@ -1359,12 +1378,13 @@ serve_run(const struct serve_options *opt)
 	/* Watch before the first build, so an edit made during it is not lost. */
 	S_watch_all(&sv);
 	if (S_start_http(&sv, lfd) == -1) {
-		fprintf(stderr, "quizdeck: cannot start the HTTP server on 127.0.0.1:%d\n", opt->port);
+		fprintf(stderr, "quizdeck: cannot start the HTTP server on %s port %d\n", host, opt->port);
 		goto out;
 	}
 	lfd = -1;    /* the daemon owns it now */
-	fprintf(stderr, "quizdeck: serving %s on http://127.0.0.1:%d/ (Ctrl-C to stop)\n",
-	    sv.root, opt->port);
+	fprintf(stderr, "quizdeck: serving %s on http://%s:%d/ (%sCtrl-C to stop)\n",
+	    sv.root, host, opt->port, strcmp(bind, "0.0.0.0") == 0 || strcmp(bind, "::") == 0 ?
+	    "that is, on every address of this machine; " : "");
 	sv.pdf_all = 1;
 	S_build(&sv, 1);
 	S_loop(&sv);
@@ -1407,5 +1427,6 @@ out:
 	free(sv.pdfdir);
 	free(sv.tmpdir);
 	free(sv.root);
+	free(host);
 	return status;
 }

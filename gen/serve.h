@@ -1,6 +1,6 @@
 /*
  * serve: `quizdeck serve`, the edit-preview loop. Builds the site into a
- * private folder, serves it on 127.0.0.1, rebuilds when content/, themes/
+ * private folder, serves it (on 127.0.0.1 unless told otherwise), rebuilds when content/, themes/
  * or site.toml change, and tells open tabs to reload (or shows them the
  * build's errors) through server-sent events.
  */
@@ -11,7 +11,8 @@
 
 struct serve_options {
 	const char *root;          /* the site's folder */
-	int port;                  /* on 127.0.0.1 */
+	int port;
+	const char *bind;          /* the address, numeric: "127.0.0.1", "0.0.0.0", "::" */
 	/*
 	 * Prints a build's diagnostics (main's printer, so serve's terminal
 	 * output reads like `quizdeck build`'s). Serve calls it after every
