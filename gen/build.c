@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,7 +325,7 @@ S_deck_paths(const char *printdir, const struct deck *dk, int in_place, char **p
  */
 static int
 S_write_pdfs(const struct site *site, const struct build_options *opt,
-    const char *printdir, int in_place, struct diag_list *dl)
+    const char *printdir, int in_place, size_t *written, struct diag_list *dl)
 {
 	struct deck_batch db;
 	size_t i, n = 0;
@@ -378,10 +379,34 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 		free(j->tmp);
 		free(j->path);
 	}
+	if (rc == 0)
+		*written = n;
 out:
 	free(db.jobs);
 	free(db.order);
 	return rc;
+}
+
+/* nftw passes no argument to its callback: S_count_page counts into this (main thread only). */
+static size_t S_pages_seen;
+
+static int
+S_count_page(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_F && path_has_suffix(path, ".html"))
+		S_pages_seen++;
+	return 0;
+}
+
+/* The .html files below dir, which this build wrote. */
+static size_t
+S_count_pages(const char *dir)
+{
+	S_pages_seen = 0;
+	nftw(dir, S_count_page, 16, FTW_PHYS);
+	return S_pages_seen;
 }
 
 struct removal {
@@ -532,6 +557,7 @@ int
 build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 {
 	const struct build_options *opt = b->opt;
+	size_t pdfs = 0;
 	int rc = -1;
 
 	if (site == NULL || S_should_stop())
@@ -541,16 +567,24 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 			diag_error(dl, NULL, 0, 0, "cannot create %s: %s", opt->outdir, strerror(errno));
 			goto out;
 		}
-		rc = S_write_pdfs(site, opt, b->printdir, 1, dl);
+		rc = S_write_pdfs(site, opt, b->printdir, 1, &pdfs, dl);
+		if (rc == 0 && opt->counts) {
+			opt->counts->pages = 0;
+			opt->counts->pdfs = pdfs;
+		}
 		goto out;
 	}
 	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, opt->cache, dl) == -1 || S_should_stop())
 		goto out;
-	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, dl) == -1 || S_should_stop()))
+	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, &pdfs, dl) == -1 || S_should_stop()))
 		goto out;
 	/* Under --strict, a warning from the outputs fails the build: nothing is swapped in. */
 	if (diag_failed(dl))
 		goto out;
+	if (opt->counts) {
+		opt->counts->pages = S_count_pages(b->staging);
+		opt->counts->pdfs = pdfs;
+	}
 	if (S_swap(b->staging, opt->outdir, S_jobs(opt), dl) == -1)
 		goto out;
 	rc = 0;

@@ -26,6 +26,13 @@ struct build_options {
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
 	struct cache *cache;       /* serve's, or NULL: html_build */
+	struct build_counts *counts;   /* if not NULL, filled when the build succeeds */
+};
+
+/* What a build wrote: for the summary line. */
+struct build_counts {
+	size_t pages;              /* .html files */
+	size_t pdfs;               /* deck PDFs */
 };
 
 /*

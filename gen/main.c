@@ -5,11 +5,13 @@
  * render) and is the only place that prints diagnostics or picks the
  * exit status: 0 done, 1 the content has errors, 2 usage.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -37,7 +39,7 @@ static const char usage_main[] =
 "  build     write the HTML site and the PDF flashcards into out/\n"
 "  check     parse and link everything; print diagnostics and a summary\n"
 "  print     write only the PDF flashcards (out/print/DECK.pdf)\n"
-"  serve     build, serve on 127.0.0.1 and rebuild on change\n"
+"  serve     build, serve on this machine and rebuild on change\n"
 "  new       create a new site with one example of each kind\n"
 "\n"
 "options:\n"
@@ -48,15 +50,17 @@ static const char usage_main[] =
 "exit status: 0 done, 1 content errors, 2 usage\n";
 
 static const char usage_build[] =
-"usage: quizdeck build [-C DIR] [-o OUT] [-j N] [--strict] [--no-pdf]\n"
+"usage: quizdeck build [-C DIR] [-o OUT] [-j N] [-q] [--strict] [--no-pdf]\n"
 "\n"
 "Writes the static site and out/print/DECK.pdf for every deck. The build\n"
-"goes to a staging folder and replaces OUT only when all of it succeeded.\n"
+"goes to a staging folder and replaces OUT only when all of it succeeded,\n"
+"then one line says what was written, in how long and where.\n"
 "\n"
 "  -C DIR     the site's folder (default: .)\n"
 "  -o OUT     the output folder (default: DIR/out)\n"
 "  -j N       work on N threads (default: one per core); the output is\n"
 "             the same for any N\n"
+"  -q         no summary line (and no progress line)\n"
 "  --strict   warnings are errors\n"
 "  --no-pdf   skip the PDF flashcards\n";
 
@@ -72,12 +76,13 @@ static const char usage_check[] =
 
 /* The names --paper, --card, --duplex and --cut-marks take come from config.c's tables. */
 static const char usage_print_head[] =
-"usage: quizdeck print [-C DIR] [-o OUT] [-j N] [OPTIONS] [DECK...]\n"
+"usage: quizdeck print [-C DIR] [-o OUT] [-j N] [-q] [OPTIONS] [DECK...]\n"
 "\n"
 "Writes OUT/print/DECK.pdf for the named decks (default: all). The options\n"
-"override [print] in site.toml.\n"
+"override [print] in site.toml; names are read in any case (A4, Letter).\n"
 "\n"
-"  -j N             work on N threads (default: one per core)\n";
+"  -j N             work on N threads (default: one per core)\n"
+"  -q               no summary line (and no progress line)\n";
 
 static const char usage_print_tail[] =
 "  --back-offset O  shift of the back pages, as \"0.5mm,-0.3mm\"\n"
@@ -144,10 +149,22 @@ S_usage_print(void)
 	return text;
 }
 
+#define SERVE_PORT 8000
+#define SERVE_BIND "127.0.0.1"
+#define S_STR(x) S_STR2(x)
+#define S_STR2(x) #x
+
 static const char usage_serve[] =
-"usage: quizdeck serve [-C DIR] [--port N]\n"
+"usage: quizdeck serve [-C DIR] [--port N] [--bind ADDR]\n"
 "\n"
-"Builds the site, serves it on 127.0.0.1 and rebuilds on change.\n";
+"Builds the site, serves it at http://" SERVE_BIND ":" S_STR(SERVE_PORT) "/ and rebuilds on\n"
+"change; open pages reload themselves.\n"
+"\n"
+"  -C DIR       the site's folder (default: .)\n"
+"  --port N     the port (default: " S_STR(SERVE_PORT) ")\n"
+"  --bind ADDR  the address to listen on (default: " SERVE_BIND ", this machine\n"
+"               only); 0.0.0.0 (or ::) listens on every address, to preview\n"
+"               on a phone on the same network\n";
 
 static const char usage_new[] =
 "usage: quizdeck new DIR\n"
@@ -164,6 +181,8 @@ struct cli {
 	int no_pdf;
 	int calibration;
 	int port;
+	const char *bind;          /* serve's address, numeric */
+	int quiet;                 /* -q: no summary line */
 	int jobs;                  /* -j; 0: one per core */
 	const char *paper, *card, *duplex, *cut_marks, *back_offset;
 	char **args;
@@ -196,6 +215,19 @@ S_usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* "what \"arg\"", and the nearest of which's names if one is near; then print's usage. */
+static int
+S_usage_choice_error(const char *what, const char *arg, enum config_choice which)
+{
+	const char *near = config_choice_nearest(which, arg);
+
+	fprintf(stderr, "quizdeck: %s \"%s\"", what, arg);
+	if (near)
+		fprintf(stderr, "; did you mean \"%s\"?", near);
+	fprintf(stderr, "\n%s", S_usage_print());
+	return EXIT_USAGE;
+}
+
 /* The command line's print settings, as config_apply_print takes them. */
 static struct print_overrides
 S_print_overrides(const struct cli *cli)
@@ -225,13 +257,13 @@ S_check_print_options(const struct cli *cli)
 	case PRINT_OVERRIDE_OK:
 		return 0;
 	case PRINT_BAD_PAPER:
-		return S_usage_error(S_usage_print(), "unknown paper size \"%s\"", cli->paper);
+		return S_usage_choice_error("unknown paper size", cli->paper, CONFIG_PAPER);
 	case PRINT_BAD_CARD:
-		return S_usage_error(S_usage_print(), "unknown card size \"%s\"", cli->card);
+		return S_usage_choice_error("unknown card size", cli->card, CONFIG_CARD);
 	case PRINT_BAD_DUPLEX:
-		return S_usage_error(S_usage_print(), "unknown duplex mode \"%s\"", cli->duplex);
+		return S_usage_choice_error("unknown duplex mode", cli->duplex, CONFIG_DUPLEX);
 	case PRINT_BAD_CUT_MARKS:
-		return S_usage_error(S_usage_print(), "unknown cut marks \"%s\"", cli->cut_marks);
+		return S_usage_choice_error("unknown cut marks", cli->cut_marks, CONFIG_CUT_MARKS);
 	case PRINT_BAD_BACK_OFFSET:
 		return S_usage_error(S_usage_print(), "bad back offset \"%s\"", cli->back_offset);
 	}
@@ -312,6 +344,69 @@ S_cmd_check(const struct cli *cli)
  */
 static struct site S_build_site;
 
+/*
+ * No deck is named name: says so, with the nearest slug if one is near
+ * and every deck there is. Returns the usage status.
+ */
+static int
+S_no_such_deck(const struct site *site, const char *name)
+{
+	const char **slugs = xcalloc(site->ndecks + 1, sizeof(*slugs));
+	const char *near;
+	size_t i;
+
+	for (i = 0; i < site->ndecks; i++)
+		slugs[i] = site->decks[i]->slug;
+	near = str_nearest(name, slugs, site->ndecks);
+	fprintf(stderr, "quizdeck: no deck named \"%s\" in content/cards", name);
+	if (near)
+		fprintf(stderr, "; did you mean \"%s\"?", near);
+	if (site->ndecks == 0)
+		fprintf(stderr, ": there are no decks\n");
+	else {
+		fprintf(stderr, "%s deck%s: ", near ? " The" : "; the", site->ndecks > 1 ? "s are" : " is");
+		for (i = 0; i < site->ndecks; i++)
+			fprintf(stderr, "%s%s", i == 0 ? "" : ", ", slugs[i]);
+		fprintf(stderr, "\n");
+	}
+	free(slugs);
+	return EXIT_USAGE;
+}
+
+static double
+S_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+S_plural(struct buf *b, size_t n, const char *one, const char *many)
+{
+	buf_printf(b, "%zu %s", n, n == 1 ? one : many);
+}
+
+/* build's and print's last line: what was written, in how long, where. */
+static void
+S_build_summary(const struct build_counts *bc, int html, const char *outdir, double seconds)
+{
+	struct buf b;
+
+	buf_init(&b);
+	if (html) {
+		buf_puts(&b, "built ");
+		S_plural(&b, bc->pages, "page", "pages");
+		buf_puts(&b, " and ");
+	} else
+		buf_puts(&b, "printed ");
+	S_plural(&b, bc->pdfs, "PDF", "PDFs");
+	buf_printf(&b, " into %s%s in %.1f s", outdir, html ? "" : "/print", seconds);
+	printf("%s\n", buf_str(&b));
+	buf_free(&b);
+}
+
 static int
 S_cmd_build(const struct cli *cli, int html)
 {
@@ -319,7 +414,9 @@ S_cmd_build(const struct cli *cli, int html)
 	struct diag_list dl;
 	struct site *site = &S_build_site;
 	struct build *b = NULL;
+	struct build_counts counts = { 0, 0 };
 	char *outdir = S_outdir(cli);
+	double start = S_seconds();
 	int status, bad;
 
 	diag_init(&dl);
@@ -329,8 +426,9 @@ S_cmd_build(const struct cli *cli, int html)
 	bo.pdf = !cli->no_pdf;
 	bo.decks = cli->args;
 	bo.ndecks = (size_t)cli->nargs;
-	bo.progress = isatty(fileno(stderr));
+	bo.progress = !cli->quiet && isatty(fileno(stderr));
 	bo.jobs = cli->jobs;
+	bo.counts = &counts;
 	/* Bad print settings are a usage error before anything is loaded or written. */
 	bad = S_check_print_options(cli);
 	if (bad) {
@@ -347,7 +445,7 @@ S_cmd_build(const struct cli *cli, int html)
 				if (strcmp(site->decks[k]->slug, cli->args[i]) == 0)
 					break;
 			if (k == site->ndecks)
-				bad = S_usage_error(S_usage_print(), "no deck named \"%s\" in content/cards", cli->args[i]);
+				bad = S_no_such_deck(site, cli->args[i]);
 		}
 		if (bad) {
 			if (b)
@@ -365,8 +463,12 @@ S_cmd_build(const struct cli *cli, int html)
 				diag_error(&dl, NULL, 0, 0, "cannot create %s: %s", printdir, strerror(errno));
 			free(path);
 			free(printdir);
-		} else
-			build_finish(b, site, &dl);
+		} else if (build_finish(b, site, &dl) == 0 && !cli->quiet) {
+			status = S_report(&dl);
+			S_build_summary(&counts, html, outdir, S_seconds() - start);
+			b = NULL;
+			goto out;
+		}
 		b = NULL;
 	}
 	/* The load failed: what the build made goes. */
@@ -390,6 +492,7 @@ S_cmd_serve(const struct cli *cli)
 	memset(&so, 0, sizeof(so));
 	so.root = cli->dir;
 	so.port = cli->port;
+	so.bind = cli->bind;
 	so.report = S_report;
 	return serve_run(&so);
 }
@@ -413,7 +516,7 @@ S_cmd_new(const struct cli *cli)
 
 enum {
 	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
-	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_VERSION
+	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -429,6 +532,7 @@ static const struct option long_options[] = {
 	{ "back-offset", required_argument, NULL, OPT_BACK_OFFSET },
 	{ "calibration", no_argument, NULL, OPT_CALIBRATION },
 	{ "port", required_argument, NULL, OPT_PORT },
+	{ "bind", required_argument, NULL, OPT_BIND },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -454,6 +558,7 @@ S_allowed(const char *cmd, int opt)
 		return 1;
 	case 'o':
 	case 'j':
+	case 'q':
 		return !strcmp(cmd, "build") || !strcmp(cmd, "print");
 	case OPT_STRICT:
 		return !strcmp(cmd, "build") || !strcmp(cmd, "check") || !strcmp(cmd, "print");
@@ -465,10 +570,13 @@ S_allowed(const char *cmd, int opt)
 	case OPT_BACK_OFFSET: case OPT_CALIBRATION:
 		return !strcmp(cmd, "print");
 	case OPT_PORT:
+	case OPT_BIND:
 		return !strcmp(cmd, "serve");
 	}
 	return 0;
 }
+
+static const char *const commands[] = { "build", "check", "print", "serve", "new" };
 
 static const char *
 S_usage_of(const char *cmd)
@@ -486,6 +594,33 @@ S_usage_of(const char *cmd)
 	if (!strcmp(cmd, "new"))
 		return usage_new;
 	return NULL;
+}
+
+/*
+ * The site's folder exists and looks like a site (site.toml or content/;
+ * with one of them, what is missing is reported as the site's error).
+ * 0, or -1 with the one message that says what is wrong.
+ */
+static int
+S_check_site_dir(const char *dir)
+{
+	char *toml, *content;
+	int site;
+
+	if (!path_is_dir(dir)) {
+		fprintf(stderr, "quizdeck: no folder \"%s\": -C names the site's folder\n", dir);
+		return -1;
+	}
+	toml = path_join(dir, "site.toml");
+	content = path_join(dir, "content");
+	site = path_is_file(toml) || path_is_dir(content);
+	free(toml);
+	free(content);
+	if (site)
+		return 0;
+	fprintf(stderr, "quizdeck: \"%s\" is not a site: it has no site.toml and no content/ "
+	    "(-C names the site's folder; `quizdeck new DIR` makes a new one)\n", dir);
+	return -1;
 }
 
 static int S_main(int argc, char *argv[]);
@@ -512,7 +647,8 @@ S_main(int argc, char *argv[])
 
 	memset(&cli, 0, sizeof(cli));
 	cli.dir = ".";
-	cli.port = 8000;
+	cli.port = SERVE_PORT;
+	cli.bind = SERVE_BIND;
 
 	/* Options before the command: -C, --help, --version. */
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -534,15 +670,22 @@ S_main(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	cli.command = argv[i];
-	if ((usage = S_usage_of(cli.command)) == NULL)
-		return S_usage_error(usage_main, "unknown command \"%s\"", cli.command);
+	if ((usage = S_usage_of(cli.command)) == NULL) {
+		const char *near = str_nearest(cli.command, commands, sizeof(commands) / sizeof(commands[0]));
+
+		fprintf(stderr, "quizdeck: unknown command \"%s\"", cli.command);
+		if (near)
+			fprintf(stderr, "; did you mean \"%s\"?", near);
+		fprintf(stderr, "\n%s", usage_main);
+		return EXIT_USAGE;
+	}
 
 	/* The command's own options; getopt_long sees argv from the command on. */
 	argc -= i;
 	argv += i;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:o:j:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":C:o:j:hq", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return S_usage_error(usage, c == ':' ? "option %s needs a value" :
 			    "unknown option %s", argv[optind - 1]);
@@ -563,6 +706,7 @@ S_main(int argc, char *argv[])
 			return 0;
 		case 'C': cli.dir = optarg; break;
 		case 'o': cli.out = optarg; break;
+		case 'q': cli.quiet = 1; break;
 		case 'j': {
 			char *end;
 			long j = strtol(optarg, &end, 10);
@@ -590,6 +734,15 @@ S_main(int argc, char *argv[])
 			cli.port = (int)p;
 			break;
 		}
+		case OPT_BIND: {
+			unsigned char addr[16];
+
+			if (inet_pton(AF_INET, optarg, addr) != 1 && inet_pton(AF_INET6, optarg, addr) != 1)
+				return S_usage_error(usage, "bad address \"%s\": give an IP address, "
+				    "such as 127.0.0.1, 0.0.0.0 or ::", optarg);
+			cli.bind = optarg;
+			break;
+		}
 		}
 	}
 	cli.args = argv + optind;
@@ -600,6 +753,8 @@ S_main(int argc, char *argv[])
 		if (cli.nargs > 0)
 			return S_usage_error(usage, "unexpected argument \"%s\"", cli.args[0]);
 	}
+	if (strcmp(cli.command, "new") != 0 && S_check_site_dir(cli.dir) != 0)
+		return EXIT_USAGE;
 	if (!strcmp(cli.command, "check"))
 		return S_cmd_check(&cli);
 	if (!strcmp(cli.command, "build"))

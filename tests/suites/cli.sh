@@ -113,3 +113,81 @@ mkdir -p "$tmp/theme/content/cards"
 printf '+++\ntitle = "D"\n+++\n\n## Front {#f}\n\nBack.\n' >"$tmp/theme/content/cards/d.md"
 expect "check: a card larger than the paper is an error" 1 $Q -C "$tmp/theme" check
 grep_in "check says the card does not fit the paper" "$tmp/err" "does not fit on"
+
+# same NAME FILE TEXT: FILE holds exactly TEXT (printf's %s, a newline added).
+same() {
+	printf '%s\n' "$3" >"$tmp/want"
+	if cmp -s "$tmp/want" "$2"; then
+		echo "ok cli $1"
+	else
+		echo "not ok cli $1: got \"$(head -c 400 "$2")\", want \"$3\""
+	fi
+}
+
+# Messages that say what to do: "did you mean", and what there is.
+expect "a misspelt command is a usage error" 2 $Q bulid
+head -n 1 "$tmp/err" >"$tmp/first"
+same "and suggests the command meant" "$tmp/first" 'quizdeck: unknown command "bulid"; did you mean "build"?'
+expect "a misspelt paper is a usage error" 2 $Q print --paper A44
+head -n 1 "$tmp/err" >"$tmp/first"
+same "and suggests the paper meant" "$tmp/first" 'quizdeck: unknown paper size "A44"; did you mean "a4"?'
+expect "a misspelt duplex mode is a usage error" 2 $Q print --duplex longedge
+head -n 1 "$tmp/err" >"$tmp/first"
+same "and suggests the mode meant" "$tmp/first" 'quizdeck: unknown duplex mode "longedge"; did you mean "long-edge"?'
+expect "-C a folder that is not there is a usage error" 2 $Q -C "$tmp/nope" check
+same "in one message" "$tmp/err" "quizdeck: no folder \"$tmp/nope\": -C names the site's folder"
+mkdir -p "$tmp/empty"
+expect "-C a folder that is not a site is a usage error" 2 $Q -C "$tmp/empty" build
+same "in one message" "$tmp/err" "quizdeck: \"$tmp/empty\" is not a site: it has no site.toml and no content/ (-C names the site's folder; \`quizdeck new DIR\` makes a new one)"
+[ ! -e "$tmp/empty/out" ] && echo "ok cli and writes nothing there" ||
+	echo "not ok cli and writes nothing there: $tmp/empty/out appeared"
+
+# Names in any case: the paper, the card and the duplex mode.
+expect "print takes names in any case" 0 $Q -C "$tmp/site" print --paper Letter --card A7 --duplex Short-Edge -o "$tmp/case-out"
+[ -f "$tmp/case-out/print/basics.pdf" ] && echo "ok cli and prints the deck" ||
+	echo "not ok cli and prints the deck: $(ls "$tmp/case-out/print" 2>&1)"
+sed -i 's/^paper = "a4"$/paper = "A5"/; s/^card = "a7"$/card = "A7"/' "$tmp/site/site.toml"
+grep_in "(the site says A5)" "$tmp/site/site.toml" 'paper = "A5"'
+expect "site.toml takes names in any case" 0 $Q -C "$tmp/site" check --strict
+
+# print names the decks there are.
+expect "print of a deck that is not there is a usage error" 2 $Q -C "$tmp/site" print -o "$tmp/p" nosuchdeck
+same "and names the decks there are" "$tmp/err" 'quizdeck: no deck named "nosuchdeck" in content/cards; the deck is: basics'
+expect "print of a misspelt deck is a usage error" 2 $Q -C "$tmp/site" print -o "$tmp/p" basic
+same "and suggests the deck meant" "$tmp/err" 'quizdeck: no deck named "basic" in content/cards; did you mean "basics"? The deck is: basics'
+
+# build and print end with one summary line on stdout; -q silences it.
+expect "build" 0 $Q -C "$tmp/site" build -o "$tmp/sum-out"
+sed 's/ in [0-9]*\.[0-9] s$/ in T s/' "$tmp/out" >"$tmp/sum"
+same "says what it wrote, where and in how long" "$tmp/sum" "built 5 pages and 1 PDF into $tmp/sum-out in T s"
+[ "$(find "$tmp/sum-out" -name '*.html' | wc -l)" -eq 5 ] && echo "ok cli the pages it counts are there" ||
+	echo "not ok cli the pages it counts are there: $(find "$tmp/sum-out" -name '*.html' | wc -l)"
+[ ! -s "$tmp/err" ] && echo "ok cli and nothing on stderr" || echo "not ok cli and nothing on stderr: $(head -c 300 "$tmp/err")"
+expect "build --no-pdf" 0 $Q -C "$tmp/site" build --no-pdf -o "$tmp/sum-out"
+sed 's/ in [0-9]*\.[0-9] s$/ in T s/' "$tmp/out" >"$tmp/sum"
+same "counts no PDF" "$tmp/sum" "built 5 pages and 0 PDFs into $tmp/sum-out in T s"
+expect "print" 0 $Q -C "$tmp/site" print -o "$tmp/sum-out"
+sed 's/ in [0-9]*\.[0-9] s$/ in T s/' "$tmp/out" >"$tmp/sum"
+same "print says what it printed" "$tmp/sum" "printed 1 PDF into $tmp/sum-out/print in T s"
+expect "build -q" 0 $Q -C "$tmp/site" build -q -o "$tmp/sum-out"
+[ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && echo "ok cli build -q prints nothing" ||
+	echo "not ok cli build -q prints nothing: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
+expect "print -q" 0 $Q -C "$tmp/site" print -q -o "$tmp/sum-out"
+[ ! -s "$tmp/out" ] && echo "ok cli print -q prints nothing" || echo "not ok cli print -q prints nothing: $(head -c 300 "$tmp/out")"
+expect "-q is not check's" 2 $Q -C "$tmp/site" check -q
+expect "a failed build prints no summary" 1 $Q -C "$ov" build --strict -o "$tmp/ov-out"
+[ ! -s "$tmp/out" ] && echo "ok cli and no summary" || echo "not ok cli and no summary: $(head -c 300 "$tmp/out")"
+
+# new: a .gitignore for what build writes.
+same "new writes a .gitignore for out/" "$tmp/site/.gitignore" "/out/
+/out.staging-*/
+/out.old-*/"
+
+# serve's help gives its defaults; --bind takes an address.
+expect "serve --help" 0 $Q serve --help
+grep_in "serve --help gives the default port" "$tmp/out" "--port N     the port (default: 8000)"
+grep_in "and the default address" "$tmp/out" "--bind ADDR  the address to listen on (default: 127.0.0.1, this machine"
+expect "serve --bind takes only an IP address" 2 $Q serve --bind localhost
+head -n 1 "$tmp/err" >"$tmp/first"
+same "and says so" "$tmp/first" 'quizdeck: bad address "localhost": give an IP address, such as 127.0.0.1, 0.0.0.0 or ::'
+expect "--bind is serve's" 2 $Q build --bind 0.0.0.0
