@@ -1333,7 +1333,7 @@ serve_run(const struct serve_options *opt)
 	/* An IPv6 address goes in brackets in a URL: http://[::1]:8000/. */
 	host = strchr(bind, ':') ? xconcat("[", bind, "]", NULL) : xstrdup(bind);
 	if ((lfd = S_listen(bind, opt->port)) == -1) {
-		fprintf(stderr, "quizdeck: cannot listen on %s port %d: %s\n", host, opt->port,
+		fprintf(stderr, "quizdeck: cannot listen on %s:%d: %s\n", host, opt->port,
 		    strerror(errno));
 		goto out;
 	}
@@ -1378,7 +1378,7 @@ serve_run(const struct serve_options *opt)
 	/* Watch before the first build, so an edit made during it is not lost. */
 	S_watch_all(&sv);
 	if (S_start_http(&sv, lfd) == -1) {
-		fprintf(stderr, "quizdeck: cannot start the HTTP server on %s port %d\n", host, opt->port);
+		fprintf(stderr, "quizdeck: cannot start the HTTP server on %s:%d\n", host, opt->port);
 		goto out;
 	}
 	lfd = -1;    /* the daemon owns it now */

@@ -3,8 +3,8 @@
 # files without it), content types, folders, 404 and refused paths; an
 # edit rebuilds and sends the reload event; a broken edit sends the
 # error for the overlay and keeps the last good site; a new sub-folder
-# is watched; SIGINT stops cleanly. Every wait is bounded; all traffic
-# goes to 127.0.0.1.
+# is watched; SIGINT stops cleanly; --bind. Every wait is bounded; all
+# traffic stays on this machine.
 set -u
 Q=${QUIZDECK:-./quizdeck}
 case $Q in /*) ;; *) Q=$PWD/$Q ;; esac
@@ -223,6 +223,52 @@ fi
 kill -INT "$pid2"
 wait_for 10 stopped "$pid2"
 pid2=
+
+# --- the address: 127.0.0.1 unless --bind says otherwise -----------------------
+
+# This machine's address on its network, if it has one (traffic to it stays on this machine).
+other=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m 1 '^[0-9.]*$')
+if [ -n "$other" ]; then
+	curl -s --max-time 2 -o /dev/null "http://$other:$port/"
+	rc=$?
+	[ "$rc" -eq 7 ] && ok "by default it does not answer on $other" ||
+		notok "by default it does not answer on $other" "curl exit $rc, want 7 (refused)"
+	port2=$(free_port)
+	TMPDIR=$tmp/run "$Q" serve -C "$tmp/site" --port "$port2" --bind 0.0.0.0 >"$tmp/log4" 2>&1 &
+	pid2=$!
+	if wait_for 60 curl -sf --max-time 2 -o /dev/null "http://$other:$port2/"; then
+		ok "--bind 0.0.0.0 answers on $other"
+		curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$port2/" && ok "and on 127.0.0.1" ||
+			notok "and on 127.0.0.1" "no answer"
+		line="quizdeck: serving $tmp/site on http://0.0.0.0:$port2/ (that is, on every address of this machine; Ctrl-C to stop)"
+		grep -qxF "$line" "$tmp/log4" && ok "and says it serves on every address" ||
+			notok "and says it serves on every address" "$(head -c 300 "$tmp/log4")"
+	else
+		notok "--bind 0.0.0.0 answers on $other" "$(tail -c 300 "$tmp/log4")"
+	fi
+	kill -INT "$pid2"
+	wait_for 10 stopped "$pid2"
+	pid2=
+else
+	echo "skip serve --bind 0.0.0.0: this machine has no address but 127.0.0.1"
+fi
+if curl -s --max-time 2 -o /dev/null "http://[::1]:1/"; [ $? -eq 7 ]; then
+	port2=$(free_port)
+	TMPDIR=$tmp/run "$Q" serve -C "$tmp/site" --port "$port2" --bind ::1 >"$tmp/log5" 2>&1 &
+	pid2=$!
+	if wait_for 60 curl -sf --max-time 2 -o /dev/null "http://[::1]:$port2/"; then
+		ok "--bind ::1 answers on IPv6"
+		grep -qF "on http://[::1]:$port2/ (Ctrl-C to stop)" "$tmp/log5" && ok "and writes the address in brackets" ||
+			notok "and writes the address in brackets" "$(head -c 300 "$tmp/log5")"
+	else
+		notok "--bind ::1 answers on IPv6" "$(tail -c 300 "$tmp/log5")"
+	fi
+	kill -INT "$pid2"
+	wait_for 10 stopped "$pid2"
+	pid2=
+else
+	echo "skip serve --bind ::1: no IPv6 loopback here"
+fi
 
 # --- stopping ---------------------------------------------------------------------
 
