@@ -106,6 +106,7 @@ content_free(struct source_set *set)
 	for (i = 0; i < set->ndrafts; i++)
 		free(set->drafts[i]);
 	free(set->drafts);
+	free(set->drafts_at);
 	free(set->index);
 	memset(set, 0, sizeof(*set));
 }
@@ -182,6 +183,19 @@ content_is_draft(const struct source_set *set, const char *rel)
 {
 	return set->ndrafts > 0 &&
 	    bsearch(rel, set->drafts, set->ndrafts, sizeof(*set->drafts), S_cmp_str_key) != NULL;
+}
+
+int
+content_draft_at(const struct source_set *set, const char *rel, int *line, int *col)
+{
+	char **p = set->ndrafts == 0 ? NULL :
+	    bsearch(rel, set->drafts, set->ndrafts, sizeof(*set->drafts), S_cmp_str_key);
+
+	if (p == NULL)
+		return 0;
+	*line = set->drafts_at[p - set->drafts][0];
+	*col = set->drafts_at[p - set->drafts][1];
+	return 1;
 }
 
 /* Front matter. */
@@ -332,8 +346,11 @@ S_validate(struct source *src, struct diag_list *dl)
 			if (v->type != TOML_BOOL) {
 				S_wrong_type(src, dl, kv, "a boolean (true or false)");
 				rc = -1;
-			} else
+			} else {
 				fm->draft = v->u.b;
+				fm->draft_line = v->line;
+				fm->draft_col = v->col;
+			}
 		} else if (strcmp(k, "difficulty") == 0 && question_file) {
 			if (v->type != TOML_STRING) {
 				S_wrong_type(src, dl, kv, "a string");
@@ -730,6 +747,10 @@ content_load_max(struct source_set *set, const char *content_dir,
 		diag_move(dl, &rb.dls[i]);
 		diag_free(&rb.dls[i]);
 		if (src->fm.draft) {
+			set->drafts_at = xgrow(set->drafts_at, &set->drafts_at_cap, set->ndrafts + 1,
+			    sizeof(*set->drafts_at));
+			set->drafts_at[set->ndrafts][0] = src->fm.draft_line;
+			set->drafts_at[set->ndrafts][1] = src->fm.draft_col;
 			S_walk_push(&set->drafts, &set->ndrafts, &set->drafts_cap, xstrdup(src->rel));
 			source_free(src);
 			continue;

@@ -35,6 +35,7 @@ struct front_matter {
 	long weight;
 	int has_weight;
 	int draft;
+	int draft_line, draft_col; /* of draft's value, when draft */
 	enum difficulty difficulty; /* DIFF_NONE when absent */
 	int difficulty_line, difficulty_col;
 	struct toml_value *table;  /* the whole parsed table (owns it), or NULL */
@@ -72,7 +73,8 @@ struct source_set {
 	size_t *index;
 	size_t nindex;
 	char **drafts;             /* rel of each draft left out, sorted */
-	size_t ndrafts, drafts_cap;
+	int (*drafts_at)[2];       /* line and column of each one's draft = true */
+	size_t ndrafts, drafts_cap, drafts_at_cap;
 };
 
 /*
@@ -104,6 +106,8 @@ void front_matter_free(struct front_matter *fm);
 struct source *content_find(const struct source_set *set, const char *rel);
 /* 1 if rel was a draft left out of the set. */
 int content_is_draft(const struct source_set *set, const char *rel);
+/* content_is_draft, and where its draft = true is written (line, col of the value). */
+int content_draft_at(const struct source_set *set, const char *rel, int *line, int *col);
 /* The kind a path below content/ has, from where it lives. */
 enum source_kind content_classify(const char *rel);
 /* Frees one source made by hand (tests); content_free frees a whole set. */

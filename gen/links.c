@@ -29,7 +29,7 @@ struct resolution {
 	struct source *asset;          /* R_OK: a non-Markdown file */
 	char *rel;                     /* normalised target below content/ */
 	char *frag;                    /* the fragment as written, or NULL */
-	int warning;                   /* R_BROKEN: a warning, not an error */
+	int draft;                     /* R_BROKEN: rel is a draft (not an error) */
 };
 
 static void
@@ -271,6 +271,7 @@ S_resolve(const struct site *site, struct doc *from, const char *dest,
 
 			if (content_is_draft(&site->sources, r->rel)) {
 				buf_printf(msg, "content/%s is a draft (draft = true)", r->rel);
+				r->draft = 1;
 				goto out;
 			}
 			buf_printf(msg, "no file content/%s", r->rel);
@@ -675,7 +676,10 @@ struct record {
 	struct owner o;
 	struct section *section;       /* a backlink to this section, or */
 	struct chapter *chapter;       /* to this chapter, or */
-	struct source *asset;          /* a file to copy */
+	struct source *asset;          /* a file to copy, or */
+	char *draft;                   /* a link to this draft (rel), written at */
+	const char *from;              /* this file's */
+	int line, col;                 /* line and column */
 };
 
 struct record_list {
@@ -719,6 +723,10 @@ S_apply(struct site *site, struct record_list *rl)
 	for (i = 0; i < rl->len; i++) {
 		const struct record *r = &rl->v[i];
 
+		if (r->draft) {
+			free(r->draft);
+			continue;
+		}
 		if (r->asset) {
 			site->assets = xgrow(site->assets, &site->assets_cap, site->nassets + 1,
 			    sizeof(*site->assets));
@@ -780,6 +788,18 @@ S_check(struct walker *w, const char *dest, int is_image, int line, int col, int
 			diag_warning(w->dl, w->doc->src->display, line, col,
 			    "%s to an unsafe URL \"%.40s\" is left out of the output",
 			    is_image ? "image" : "link", dest);
+	} else if (st == R_BROKEN && r->draft) {
+		/* Allowed, shown as its text: one warning per draft (S_drafts_report). */
+		if (!quiet) {
+			struct record rec;
+
+			memset(&rec, 0, sizeof(rec));
+			rec.draft = xstrdup(r->rel);
+			rec.from = w->doc->src->display;
+			rec.line = line;
+			rec.col = col;
+			S_record_add(w->rec, &rec);
+		}
 	} else if (st == R_BROKEN) {
 		if (!quiet)
 			diag_error(w->dl, w->doc->src->display, line, col,
@@ -896,6 +916,71 @@ S_assets_unique(struct site *site)
 	site->nassets = j;
 }
 
+/* A link to a draft, and where it stands in model order. */
+struct draft_link {
+	const struct record *r;
+	size_t doc, pos;
+};
+
+static int
+S_cmp_draft_link(const void *a, const void *b)
+{
+	const struct draft_link *x = a, *y = b;
+	int c = strcmp(x->r->draft, y->r->draft);
+
+	if (c)
+		return c;
+	if (x->doc != y->doc)
+		return x->doc < y->doc ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * A link to a draft is no error: the page shows its text, unlinked, and
+ * each linked draft gets one warning where draft = true is written,
+ * naming the first link (in model order) and how many there are. recs:
+ * the records of every doc, in model order.
+ */
+static void
+S_drafts_report(const struct site *site, const struct record_list *recs, size_t n,
+    struct diag_list *dl)
+{
+	struct draft_link *v = NULL;
+	size_t i, j, len = 0, cap = 0;
+	int line, col;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < recs[i].len; j++)
+			if (recs[i].v[j].draft) {
+				v = xgrow(v, &cap, len + 1, sizeof(*v));
+				v[len].r = &recs[i].v[j];
+				v[len].doc = i;
+				v[len++].pos = j;
+			}
+	if (len > 1)
+		qsort(v, len, sizeof(*v), S_cmp_draft_link);
+	for (i = 0; i < len; i = j) {
+		const struct record *first = v[i].r;
+		char *display;
+
+		for (j = i + 1; j < len && strcmp(v[j].r->draft, first->draft) == 0; j++)
+			;
+		if (!content_draft_at(&site->sources, first->draft, &line, &col))
+			continue;
+		display = xconcat("content/", first->draft, NULL);
+		if (j - i == 1)
+			diag_warning(dl, display, line, col, "this draft is linked from %s:%d:%d: "
+			    "the link shows as plain text until the draft is published (draft = false)",
+			    first->from, first->line, first->col);
+		else
+			diag_warning(dl, display, line, col, "this draft is linked from %s:%d:%d "
+			    "and %zu other places: the links show as plain text until the draft "
+			    "is published (draft = false)", first->from, first->line, first->col, j - i - 1);
+		free(display);
+	}
+	free(v);
+}
+
 int
 links_resolve(struct site *site, struct diag_list *dl)
 {
@@ -926,6 +1011,7 @@ links_resolve(struct site *site, struct diag_list *dl)
 	for (i = 0; i < n; i++)
 		diag_init(&wb.dls[i]);
 	pool_run(site->jobs, n, S_walk_job, &wb);
+	S_drafts_report(site, wb.rec, n, dl);
 	for (i = 0; i < n; i++) {
 		S_apply(site, &wb.rec[i]);
 		diag_move(dl, &wb.dls[i]);

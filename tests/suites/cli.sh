@@ -191,3 +191,13 @@ expect "serve --bind takes only an IP address" 2 $Q serve --bind localhost
 head -n 1 "$tmp/err" >"$tmp/first"
 same "and says so" "$tmp/first" 'quizdeck: bad address "localhost": give an IP address, such as 127.0.0.1, 0.0.0.0 or ::'
 expect "--bind is serve's" 2 $Q build --bind 0.0.0.0
+
+# A link to a draft is allowed: shown as its text, with one warning at the
+# draft's draft = true (an error under --strict: tests/bad/link-to-draft).
+expect "a link to a draft builds" 0 $Q -C tests/bad/link-to-draft build -o "$tmp/draft-out"
+same "with one warning at the draft, naming the first link" "$tmp/err" \
+	"content/guide/soon.md:2:9: warning: this draft is linked from content/guide/g.md:3:1 and 2 other places: the links show as plain text until the draft is published (draft = false)"
+grep_in "the links show as their text" "$tmp/draft-out/guide/h/index.html" "<p>See the soon chapter and again.</p>"
+! grep -q 'href="[^"]*soon' "$tmp/draft-out/guide/g/index.html" "$tmp/draft-out/guide/h/index.html" &&
+	echo "ok cli and lead nowhere" || echo "not ok cli and lead nowhere: an href to soon is there"
+[ ! -e "$tmp/draft-out/guide/soon" ] && echo "ok cli the draft is not built" || echo "not ok cli the draft is not built"

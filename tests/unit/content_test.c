@@ -171,6 +171,8 @@ test_front_matter_fields(void)
 	CHECK_INT(src.fm.weight, -2, "weight");
 	CHECK_INT(src.fm.has_weight, 1, "has_weight");
 	CHECK_INT(src.fm.draft, 1, "draft");
+	CHECK(src.fm.draft_line == 5 && src.fm.draft_col == 9, "draft's value at 5:9 (got %d:%d)",
+	    src.fm.draft_line, src.fm.draft_col);
 	CHECK_INT(src.fm.difficulty, DIFF_HARD, "difficulty");
 	CHECK_INT(src.fm.difficulty_line, 6, "difficulty's line");
 	CHECK(src.fm.extra != NULL && toml_get(src.fm.extra, "k") != NULL, "extra");
