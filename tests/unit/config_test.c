@@ -137,66 +137,6 @@ test_sizes(void)
 	CHECK(config_parse_offset("50mm, 0", &w, &h) == -1, "offset over 20 mm");
 }
 
-/*
- * The README's table of settings lists the names [print] paper, card,
- * duplex and cut_marks take: exactly config.c's, in its order (the third
- * column, up to an "or" for the sizes given in numbers).
- */
-static void
-test_readme_names(void)
-{
-	static const struct {
-		const char *row;
-		enum config_choice which;
-	} rows[] = {
-		{ "| `[print] paper` |", CONFIG_PAPER },
-		{ "| `[print] card` |", CONFIG_CARD },
-		{ "| `[print] duplex` |", CONFIG_DUPLEX },
-		{ "| `[print] cut_marks` |", CONFIG_CUT_MARKS },
-	};
-	char *readme, *line;
-	size_t len, r, i;
-
-	CHECK_GROUP("config names in the README");
-	if (file_read("README.md", &readme, &len) == -1) {
-		CHECK(0, "README.md can be read from the repository's root");
-		return;
-	}
-	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-		struct buf got, want;
-		const char *name, *cell, *end, *item;
-
-		buf_init(&got);
-		buf_init(&want);
-		for (i = 0; (name = config_choice_name(rows[r].which, i)) != NULL; i++)
-			buf_printf(&want, "%s%s", i ? ", " : "", name);
-		line = strstr(readme, rows[r].row);
-		/* The meaning is the third cell: after the key's and the default's. */
-		cell = line ? strchr(strchr(line + 1, '|') + 1, '|') : NULL;
-		end = cell ? strchr(cell + 1, '|') : NULL;
-		for (item = cell ? cell + 1 : NULL, i = 0; item && item < end; i++) {
-			const char *stop = strstr(item, ", ");
-			size_t n;
-
-			if (stop == NULL || stop > end)
-				stop = end;
-			while (*item == ' ')
-				item++;
-			n = (size_t)(stop - item);
-			while (n > 0 && item[n - 1] == ' ')
-				n--;
-			if (n >= 3 && strncmp(item, "or ", 3) == 0)
-				break;
-			buf_printf(&got, "%s%.*s", i ? ", " : "", (int)n, item);
-			item = stop == end ? NULL : stop + 2;
-		}
-		CHECK_STR(buf_str(&got), buf_str(&want), "README.md's row %s", rows[r].row);
-		buf_free(&got);
-		buf_free(&want);
-	}
-	free(readme);
-}
-
 struct bad_case {
 	const char *input;
 	int line, col;
@@ -359,7 +299,6 @@ main(void)
 	test_defaults();
 	test_every_key();
 	test_sizes();
-	test_readme_names();
 	test_nearest();
 	test_bad_inputs();
 	test_huge_file();
