@@ -1,6 +1,6 @@
 /*
  * deck: decks > cards, one deck per file directly in content/cards.
- * A deck splits at `##` as a topic does; a card heading takes any class.
+ * A deck splits at `##` as a topic does; a card heading takes only {#id}.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,66 @@ S_card_fingerprint(struct card *c, const struct card_nodes *cn)
 	snprintf(c->fingerprint, sizeof(c->fingerprint), "%016llx", (unsigned long long)h);
 }
 
+/*
+ * A top-level heading other than `##` with blocks under it, whose text
+ * ends in "?" or which has an {#id}, as a card's front does, was meant
+ * as a card: it went onto the back of the card before it, or into the
+ * introduction. A sub-heading on a back ("### Example") has neither.
+ * A `#` after the first card is an error already (model_split_parts).
+ */
+static void
+S_check_card_like(struct doc *d, const struct heading_list *hl, const struct heading *title,
+    const struct parts *ps, struct diag_list *dl)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < hl->len; i++) {
+		const struct heading *h = &hl->v[i];
+		cmark_node *next = cmark_node_next(h->node);
+		size_t len = strlen(h->text);
+
+		while (k < ps->len && ps->v[k].h->line <= h->line)
+			k++;
+		if (!h->top || h->level == 2 || h == title || (h->level == 1 && k > 0))
+			continue;
+		if (next == NULL || cmark_node_get_type(next) == CMARK_NODE_HEADING)
+			continue;
+		if (h->attrs.id == NULL && (len == 0 || h->text[len - 1] != '?'))
+			continue;
+		if (k > 0)
+			diag_warning(dl, d->src->display, h->line, h->col,
+			    "this %.*s heading looks like a card's front, but it and what follows are on "
+			    "the back of card \"%s\": a card is a ## heading (for a heading on the back, "
+			    "write **bold text**)", h->level, "######", ps->v[k - 1].h->id);
+		else
+			diag_warning(dl, d->src->display, h->line, h->col,
+			    "this %.*s heading looks like a card's front, but it and what follows are the "
+			    "deck's introduction: a card is a ## heading", h->level, "######");
+	}
+}
+
+/* Attributes: a card's heading takes only {#id}, as any other heading. */
+static void
+S_check_attrs(struct doc *d, const struct heading_list *hl, struct diag_list *dl)
+{
+	size_t i;
+
+	for (i = 0; i < hl->len; i++) {
+		const struct heading *h = &hl->v[i];
+		char *what;
+
+		if (!(h->top && h->level == 2)) {
+			model_heading_attrs_check(d, h, dl);
+			continue;
+		}
+		if (h->attrs.nclasses == 0 && h->attrs.npairs == 0)
+			continue;
+		what = xconcat("card \"", h->id, "\"", NULL);
+		model_attrs_check(d, h, what, "a card's heading takes only {#id}", 0, dl);
+		free(what);
+	}
+}
+
 struct deck *
 deck_build(struct doc *d, struct doc_tree *t, struct diag_list *dl)
 {
@@ -62,6 +122,8 @@ deck_build(struct doc *d, struct doc_tree *t, struct diag_list *dl)
 		dk->title = xstrdup(dk->slug);
 	model_split_parts(d, t, &hl, title_h, "card", &ps, dl);
 	t->intro = ps.intro;
+	S_check_card_like(d, &hl, title_h, &ps, dl);
+	S_check_attrs(d, &hl, dl);
 	dk->cards = xcalloc(ps.len ? ps.len : 1, sizeof(*dk->cards));
 	dk->ncards = ps.len;
 	t->cards = xcalloc(ps.len ? ps.len : 1, sizeof(*t->cards));

@@ -2,7 +2,7 @@
  * guide: guide > chapters > sections, from content/guide, in reading
  * order. A guide sub-folder (a part) sorts by the weight of its
  * _index.md (or README.md, as in mdBook), which opens the part; a
- * chapter's headings take any class.
+ * chapter's headings take only {#id} (model_build_page warns at more).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -98,6 +98,24 @@ void model_collect_headings(struct doc *d, struct doc_tree *t, struct heading_li
 void model_headings_free(struct heading_list *hl);
 /* Column of the last "{" on h's line, where its attributes start (for diagnostics). */
 int model_attrs_col(struct doc *d, const struct heading *h);
+/* Column of h's attribute .name (is_class) or name= (else), or of its "{" if not found. */
+int model_attr_col(struct doc *d, const struct heading *h, int is_class, const char *name);
+/*
+ * Warns at every key=value of h's attributes, and at every class unless
+ * classes_checked (the caller checks them): no heading takes any. what
+ * names the heading (question "q"), takes says what it does take; a key
+ * written for a name ("id=x", "class=x", and "difficulty=easy" when
+ * classes_checked) gets the attribute to write instead.
+ */
+void model_attrs_check(struct doc *d, const struct heading *h, const char *what, const char *takes,
+    int classes_checked, struct diag_list *dl);
+/* model_attrs_check for a heading that is no question or card: it takes only {#id}. */
+void model_heading_attrs_check(struct doc *d, const struct heading *h, struct diag_list *dl);
+/*
+ * The block after n in document order below root, or NULL: descends into
+ * quotes, lists, items and footnotes only.
+ */
+cmark_node *model_next_block(cmark_node *root, cmark_node *n);
 /* The first top-level `#` heading before any `##`, used as a title, or NULL. */
 const struct heading *model_title_heading(const struct heading_list *hl);
 /*

@@ -214,6 +214,77 @@ model_attrs_col(struct doc *d, const struct heading *h)
 	return h->col;
 }
 
+int
+model_attr_col(struct doc *d, const struct heading *h, int is_class, const char *name)
+{
+	size_t len, i, n = strlen(name);
+	int l = cmark_node_get_end_line(h->node) + d->src->body_line - 1, open = model_attrs_col(d, h);
+	const char *s = doc_line(d, l, &len);
+
+	if (s == NULL || open < 1 || (size_t)open > len || s[open - 1] != '{')
+		return open;
+	for (i = (size_t)open; i + n + 1 <= len; i++) {
+		const char *t = s + i;
+
+		if (s[i - 1] != '{' && s[i - 1] != ' ' && s[i - 1] != '\t')
+			continue;
+		if (is_class ? (t[0] == '.' && memcmp(t + 1, name, n) == 0 &&
+		    (i + n + 1 == len || strchr(" \t}", t[n + 1]) != NULL)) :
+		    (memcmp(t, name, n) == 0 && t[n] == '='))
+			return (int)i + 1;
+	}
+	return open;
+}
+
+/* What to write instead of key=value, when it is plain; NULL if nothing is near. */
+static char *
+S_attr_key_fix(const char *key, const char *value, int difficulty)
+{
+	static const char *const levels[] = { "easy", "medium", "hard" };
+	size_t i;
+
+	if (strcmp(key, "id") == 0 && *value)
+		return xconcat("#", value, NULL);
+	if (strcmp(key, "class") == 0 && *value && strchr(value, ' ') == NULL)
+		return xconcat(".", value, NULL);
+	if (difficulty && (strcmp(key, "difficulty") == 0 || strcmp(key, "level") == 0))
+		for (i = 0; i < 3; i++)
+			if (strcmp(value, levels[i]) == 0)
+				return xconcat(".", value, NULL);
+	return NULL;
+}
+
+void
+model_attrs_check(struct doc *d, const struct heading *h, const char *what, const char *takes,
+    int classes_checked, struct diag_list *dl)
+{
+	size_t i;
+
+	for (i = 0; i < h->attrs.npairs; i++) {
+		char *fix = S_attr_key_fix(h->attrs.keys[i], h->attrs.values[i], classes_checked);
+
+		diag_warning(dl, d->src->display, h->line, model_attr_col(d, h, 0, h->attrs.keys[i]),
+		    "unknown attribute %s= on %s is ignored: %s%s%s%s", h->attrs.keys[i], what, takes,
+		    fix ? "; write " : "", fix ? fix : "", fix ? " instead" : "");
+		free(fix);
+	}
+	for (i = 0; !classes_checked && i < h->attrs.nclasses; i++)
+		diag_warning(dl, d->src->display, h->line, model_attr_col(d, h, 1, h->attrs.classes[i]),
+		    "class .%s on %s is ignored: %s", h->attrs.classes[i], what, takes);
+}
+
+void
+model_heading_attrs_check(struct doc *d, const struct heading *h, struct diag_list *dl)
+{
+	char *what;
+
+	if (!h->has_attrs || (h->attrs.nclasses == 0 && h->attrs.npairs == 0))
+		return;
+	what = xconcat("heading \"", h->id, "\"", NULL);
+	model_attrs_check(d, h, what, "a heading takes only {#id}", 0, dl);
+	free(what);
+}
+
 /* The blocks that may hold a heading among their children. */
 static int
 S_holds_blocks(cmark_node *n)
@@ -231,13 +302,12 @@ S_holds_blocks(cmark_node *n)
 }
 
 /*
- * The block after n in document order, never leaving root, or NULL. It
- * does not descend into paragraphs, headings or tables: a heading is only
- * ever a child of the document, a quote, a list item or a footnote, and
- * inline nodes are most of a tree.
+ * It does not descend into paragraphs, headings or tables: a heading or
+ * a list is only ever a child of the document, a quote, a list item or a
+ * footnote, and inline nodes are most of a tree.
  */
-static cmark_node *
-S_next_block(cmark_node *root, cmark_node *n)
+cmark_node *
+model_next_block(cmark_node *root, cmark_node *n)
 {
 	if (S_holds_blocks(n) && cmark_node_first_child(n))
 		return cmark_node_first_child(n);
@@ -254,7 +324,7 @@ model_collect_headings(struct doc *d, struct doc_tree *t, struct heading_list *h
 	cmark_node *n;
 	size_t i, j;
 
-	for (n = cmark_node_first_child(t->root); n; n = S_next_block(t->root, n)) {
+	for (n = cmark_node_first_child(t->root); n; n = model_next_block(t->root, n)) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			struct heading *h;
 
@@ -456,6 +526,7 @@ model_build_page(struct doc *d, struct doc_tree *t, struct heading_list *hl,
 		struct heading *h = &hl->v[i];
 
 		model_anchor_add(d, h->id, ANCHOR_HEADING, h->line, h->col, NULL);
+		model_heading_attrs_check(d, h, dl);
 	}
 }
 

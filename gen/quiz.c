@@ -7,7 +7,12 @@
  *    question in the middle.
  *  - A question heading takes the classes .easy, .medium, .hard and
  *    .sample and nothing else (a misspelt difficulty must not pass as
- *    a style).
+ *    a style); a key=value on it is a warning, as on any heading.
+ *  - A question's options are the first task list after its heading.
+ *    Any other task list in a topic is a warning: it shows as a
+ *    checklist nobody can tick, and is mostly a question written wrong
+ *    (as ### or #, or with its options' feedback not indented, which
+ *    ends the list); the warning says which.
  *  - _index.md of a test may set `difficulty`, the default for all its
  *    topics (a topic's own key wins).
  *  - Topics and tests are ordered by weight, pages without one after
@@ -87,8 +92,12 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 			if (strcmp(c, names[k]) == 0)
 				break;
 		if (k == 3) {
-			diag_error(dl, d->src->display, h->line, model_attrs_col(d, h),
-			    "unknown class .%s on a question; expected .easy, .medium, .hard or .sample", c);
+			static const char *const known[] = { "easy", "medium", "hard", "sample" };
+			const char *near = str_nearest(c, known, 4);
+
+			diag_error(dl, d->src->display, h->line, model_attr_col(d, h, 1, c),
+			    "unknown class .%s on a question; expected .easy, .medium, .hard or .sample%s%s%s",
+			    c, near ? ": did you mean ." : "", near ? near : "", near ? "?" : "");
 			continue;
 		}
 		if (set != NULL && strcmp(set, c) != 0) {
@@ -98,6 +107,129 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 		}
 		set = c;
 		q->difficulty = (enum difficulty)k;
+	}
+	if (h->attrs.npairs) {
+		char *what = xconcat("question \"", q->id, "\"", NULL);
+
+		model_attrs_check(d, h, what, "a question's heading takes {#id .easy .medium .hard .sample}",
+		    1, dl);
+		free(what);
+	}
+}
+
+/*
+ * Task lists outside a question's options show as checklists nobody can
+ * tick, so each one is a mistake, and usually content in the wrong
+ * place. Nested in another block, it says only that.
+ */
+static void
+S_check_nested_tasks(struct doc *d, cmark_node *top, struct diag_list *dl)
+{
+	cmark_node *n;
+	int line, col;
+
+	for (n = model_next_block(top, top); n; n = model_next_block(top, n))
+		if (S_is_task_list(n)) {
+			doc_node_pos(d, n, &line, &col);
+			diag_warning(dl, d->src->display, line, col,
+			    "a task list inside another block shows as a checklist nobody can tick: "
+			    "a question's options are a task list of its own after its ## heading; "
+			    "write a plain list (- item) here");
+		}
+}
+
+/* The last line of n's content (a list's own end takes in the blank lines after it). */
+static int
+S_last_content_line(cmark_node *n)
+{
+	cmark_node *c;
+
+	while ((c = cmark_node_last_child(n)) != NULL && md_is_block(c))
+		n = c;
+	return cmark_node_get_end_line(n);
+}
+
+/*
+ * A block quote right under the options list opts, with no blank line
+ * between or more options after it: authors mean it as an option's
+ * feedback.
+ */
+static int
+S_is_loose_feedback(cmark_node *n, cmark_node *opts)
+{
+	cmark_node *next = cmark_node_next(n);
+
+	if (opts == NULL || cmark_node_get_type(n) != CMARK_NODE_BLOCK_QUOTE || cmark_node_previous(n) != opts)
+		return 0;
+	return cmark_node_get_start_line(n) == S_last_content_line(opts) + 1 ||
+	    (next && S_is_task_list(next));
+}
+
+/*
+ * The top-level blocks r of a topic's introduction (qid NULL, title its
+ * title heading or NULL) or of question qid's body (opts its options, of
+ * nopts items): a task list there, a heading other than ## followed by a
+ * task list (a question written ### or #), and a block quote right under
+ * the options (feedback not indented, which ends the list).
+ */
+static void
+S_check_blocks(struct doc *d, const char *qid, struct block_range r, cmark_node *opts, size_t nopts,
+    cmark_node *title, struct diag_list *dl)
+{
+	const char *file = d->src->display;
+	cmark_node *n, *heading = NULL, *covered = NULL;
+	int line, col, level;
+
+	for (n = r.first; n; n = cmark_node_next(n)) {
+		S_check_nested_tasks(d, n, dl);
+		doc_node_pos(d, n, &line, &col);
+		if (n == title || n == opts) {
+			heading = NULL;
+		} else if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+			/* A # inside a question is an error of its own (model_split_parts). */
+			heading = qid && cmark_node_get_heading_level(n) == 1 ? NULL : n;
+		} else if (S_is_loose_feedback(n, opts)) {
+			cmark_node *next = cmark_node_next(n);
+
+			if (next && S_is_task_list(next)) {
+				covered = next;
+				diag_warning(dl, file, line, col,
+				    "this block quote ends question \"%s\"'s options after option %zu, and the "
+				    "options below it become a checklist in the explanation: indent the > lines "
+				    "under the option to make them its feedback", qid, nopts);
+			} else
+				diag_warning(dl, file, line, col,
+				    "this block quote under question \"%s\"'s last option is not its feedback "
+				    "but the start of the explanation: indent the > lines under the option to "
+				    "make them its feedback, or leave a blank line above them", qid);
+		} else if (S_is_task_list(n) && n != covered) {
+			if (heading) {
+				doc_node_pos(d, heading, &line, &col);
+				level = cmark_node_get_heading_level(heading);
+				if (qid)
+					diag_warning(dl, file, line, col,
+					    "this %.*s heading and the task list after it look like a question, but "
+					    "they are part of question \"%s\"'s explanation: a question is a ## heading",
+					    level, "######", qid);
+				else
+					diag_warning(dl, file, line, col,
+					    "this %.*s heading and the task list after it look like a question, but "
+					    "they are the topic's introduction: a question is a ## heading",
+					    level, "######");
+				heading = NULL;
+			} else if (qid)
+				diag_warning(dl, file, line, col,
+				    "a task list in question \"%s\"'s explanation shows as a checklist nobody "
+				    "can tick: a question's options are the first task list after its ## heading; "
+				    "start a new question with ##, or write a plain list (- item)", qid);
+			else
+				diag_warning(dl, file, line, col,
+				    "a task list in the topic's introduction shows as a checklist nobody can "
+				    "tick: options follow a question's ## heading; write one, or write a plain "
+				    "list (- item)");
+		}
+		if (n == r.last)
+			break;
 	}
 }
 
@@ -140,6 +272,7 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, struct ques
 		diag_error(dl, file, q->line, q->col,
 		    "question \"%s\" has no options: add a task list (- [ ] wrong, - [x] right) after it",
 		    q->id);
+		S_check_blocks(d, q->id, p->body, NULL, 0, NULL, dl);
 		return;
 	}
 	q->has_options = 1;
@@ -184,6 +317,11 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, struct ques
 	else if (ncorrect == 0)
 		diag_error(dl, file, line, col,
 		    "question \"%s\" has no correct option: mark the right one with [x]", q->id);
+	else if (ncorrect == q->noptions)
+		diag_warning(dl, file, line, col,
+		    "question \"%s\" marks all %zu options correct, so no answer can be wrong: "
+		    "mark the wrong ones [ ]", q->id, q->noptions);
+	S_check_blocks(d, q->id, p->body, opts, nitems, NULL, dl);
 	q->multi = ncorrect > 1;
 	if (qn->explanation.first == NULL)
 		diag_warning(dl, file, q->line, q->col,
@@ -228,6 +366,11 @@ quiz_build_topic(struct doc *d, struct doc_tree *tr, struct test *t, const char 
 		deflt = d->src->fm.difficulty;
 	model_split_parts(d, tr, &hl, d->src->fm.title ? NULL : title_h, "question", &ps, dl);
 	tr->intro = ps.intro;
+	S_check_blocks(d, NULL, ps.intro, NULL, 0,
+	    d->src->fm.title || title_h == NULL ? NULL : title_h->node, dl);
+	for (i = 0; i < hl.len; i++)
+		if (!(hl.v[i].top && hl.v[i].level == 2))
+			model_heading_attrs_check(d, &hl.v[i], dl);
 	tp->questions = xcalloc(ps.len ? ps.len : 1, sizeof(*tp->questions));
 	tp->nquestions = ps.len;
 	tr->questions = xcalloc(ps.len ? ps.len : 1, sizeof(*tr->questions));
