@@ -104,8 +104,9 @@ int model_attr_col(struct doc *d, const struct heading *h, int is_class, const c
  * Warns at every key=value of h's attributes, and at every class unless
  * classes_checked (the caller checks them): no heading takes any. what
  * names the heading (question "q"), takes says what it does take; a key
- * written for a name ("id=x", "class=x", and "difficulty=easy" when
- * classes_checked) gets the attribute to write instead.
+ * written for an attribute it takes ("id=x" without an #id; on a
+ * question, which is what classes_checked means, "difficulty=easy" or
+ * "class=sample") gets the attribute to write instead.
  */
 void model_attrs_check(struct doc *d, const struct heading *h, const char *what, const char *takes,
     int classes_checked, struct diag_list *dl);

@@ -236,20 +236,23 @@ model_attr_col(struct doc *d, const struct heading *h, int is_class, const char 
 	return open;
 }
 
-/* What to write instead of key=value, when it is plain; NULL if nothing is near. */
+/*
+ * What to write instead of key=value, when that is plain: an id the
+ * heading lacks, or (on a question) its difficulty or sample mark as a
+ * class. NULL otherwise.
+ */
 static char *
-S_attr_key_fix(const char *key, const char *value, int difficulty)
+S_attr_key_fix(const struct heading *h, const char *key, const char *value, int question)
 {
-	static const char *const levels[] = { "easy", "medium", "hard" };
+	static const char *const classes[] = { "easy", "medium", "hard", "sample" };
 	size_t i;
 
-	if (strcmp(key, "id") == 0 && *value)
+	if (strcmp(key, "id") == 0 && *value && h->attrs.id == NULL && strchr(value, ' ') == NULL)
 		return xconcat("#", value, NULL);
-	if (strcmp(key, "class") == 0 && *value && strchr(value, ' ') == NULL)
-		return xconcat(".", value, NULL);
-	if (difficulty && (strcmp(key, "difficulty") == 0 || strcmp(key, "level") == 0))
-		for (i = 0; i < 3; i++)
-			if (strcmp(value, levels[i]) == 0)
+	if (question && (strcmp(key, "class") == 0 || strcmp(key, "difficulty") == 0 ||
+	    strcmp(key, "level") == 0))
+		for (i = 0; i < 4; i++)
+			if (strcmp(value, classes[i]) == 0)
 				return xconcat(".", value, NULL);
 	return NULL;
 }
@@ -261,7 +264,7 @@ model_attrs_check(struct doc *d, const struct heading *h, const char *what, cons
 	size_t i;
 
 	for (i = 0; i < h->attrs.npairs; i++) {
-		char *fix = S_attr_key_fix(h->attrs.keys[i], h->attrs.values[i], classes_checked);
+		char *fix = S_attr_key_fix(h, h->attrs.keys[i], h->attrs.values[i], classes_checked);
 
 		diag_warning(dl, d->src->display, h->line, model_attr_col(d, h, 0, h->attrs.keys[i]),
 		    "unknown attribute %s= on %s is ignored: %s%s%s%s", h->attrs.keys[i], what, takes,
