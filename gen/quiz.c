@@ -176,7 +176,7 @@ static void
 S_check_blocks(struct doc *d, const char *qid, struct block_range r, cmark_node *opts, size_t nopts,
     cmark_node *title, struct diag_list *dl)
 {
-	const char *file = d->src->display;
+	const char *file = d->src->display, *what = d->src->kind == SOURCE_TEST_FILE ? "test" : "topic";
 	cmark_node *n, *heading = NULL, *covered = NULL;
 	int line, col, level;
 
@@ -214,8 +214,8 @@ S_check_blocks(struct doc *d, const char *qid, struct block_range r, cmark_node 
 				else
 					diag_warning(dl, file, line, col,
 					    "this %.*s heading and the task list after it look like a question, but "
-					    "they are the topic's introduction: a question is a ## heading",
-					    level, "######");
+					    "they are the %s's introduction: a question is a ## heading",
+					    level, "######", what);
 				heading = NULL;
 			} else if (qid)
 				diag_warning(dl, file, line, col,
@@ -224,9 +224,9 @@ S_check_blocks(struct doc *d, const char *qid, struct block_range r, cmark_node 
 				    "start a new question with ##, or write a plain list (- item)", qid);
 			else
 				diag_warning(dl, file, line, col,
-				    "a task list in the topic's introduction shows as a checklist nobody can "
+				    "a task list in the %s's introduction shows as a checklist nobody can "
 				    "tick: options follow a question's ## heading; write one, or write a plain "
-				    "list (- item)");
+				    "list (- item)", what);
 		}
 		if (n == r.last)
 			break;
