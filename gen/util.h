@@ -147,17 +147,6 @@ const char *str_nearest(const char *word, const char *const *names, size_t n);
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
 
-/*
- * Edit distance between a and b with adjacent transpositions, or max + 1
- * when it is more than max (the work stops there).
- */
-size_t str_distance(const char *a, const char *b, size_t max);
-/*
- * The one of names[0..n) nearest to s, for "did you mean": within a
- * third of s's length (1 to 3 edits), the first of equals; NULL if none.
- */
-const char *str_nearest(const char *s, const char *const *names, size_t n);
-
 /* Sets how malloc keeps freed memory (glibc), once at start: see util.c. */
 void mem_tune(void);
 
