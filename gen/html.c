@@ -449,7 +449,6 @@ S_part_begin(struct part *p, const struct html *h)
 {
 	buf_init(&p->b);
 	buf_put(&p->b, "", 0);
-	p->out.cur = NULL;
 	p->lent = h->writer != NULL;
 	p->out.w = h->writer ? h->writer : theme_writer_new();
 	theme_writer_begin(p->out.w, &p->b);

@@ -1,18 +1,26 @@
 /*
- * render: cmark-gfm trees to HTML (bytes, or libxml2 nodes), in one iterator loop.
+ * render: cmark-gfm trees to HTML bytes through a theme_writer, in one
+ * iterator loop.
  *
- * The loop keeps its own stack (on the heap) of the elements opened for
- * the cmark containers entered, so nesting depth costs memory, never C
+ * The loop keeps its own stack (on the heap) of the writer's depth at
+ * each cmark container entered, so nesting depth costs memory, never C
  * stack. Raw inline HTML (only with unsafe_html) may open an element that
- * a later inline closes; the stack brings the cursor back on each exit.
+ * a later inline closes; leaving a container closes what is still open
+ * in it.
+ *
+ * An author's raw HTML is read by libxml2's HTML parser, which is what
+ * a browser's parser does to tag soup: it balances the tags, so raw HTML
+ * cannot close or break the page around it, and hands back a tree whose
+ * URL attributes S_scrub can check. The tree is then written through the
+ * writer like everything else.
  */
 #include "render.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/HTMLparser.h>
-#include <libxml/parserInternals.h>
 #include <cmark-gfm-core-extensions.h>
 
 #include "links.h"
@@ -23,10 +31,8 @@
 #define RENDER_MAX_DEPTH 64
 
 struct frame {
-	xmlNodePtr saved;          /* nodes: the cursor before the container was entered */
-	xmlNodePtr el;             /* nodes: the element made for it, or NULL */
-	size_t sdepth;             /* bytes: elements open before it was entered */
-	size_t eldepth;            /* bytes: elements open with the one made for it */
+	size_t sdepth;             /* elements open before it was entered */
+	size_t eldepth;            /* elements open with the one made for it */
 	int has_el;                /* an element was made for it */
 	const struct section *section;  /* a heading's section, for its self-link */
 };
@@ -45,41 +51,9 @@ struct render {
 	int *fn_order;             /* footnote numbers in order of first reference */
 	size_t nfn, fn_cap;
 	struct render_out *out;    /* where the walk writes, during a call */
+	struct theme_writer *fn_w; /* a footnote definition's body, before its back-link goes in */
 	struct buf scratch;        /* a value being put together */
 };
-
-/* ---- small builders ---------------------------------------------------- */
-
-xmlNodePtr
-render_el(xmlNodePtr parent, const char *name, const char *cls)
-{
-	xmlNodePtr el = xmlNewNode(NULL, (const xmlChar *)name);
-
-	if (cls)
-		xmlNewProp(el, (const xmlChar *)"class", (const xmlChar *)cls);
-	if (parent)
-		xmlAddChild(parent, el);
-	return el;
-}
-
-void
-render_text(xmlNodePtr parent, const char *text)
-{
-	if (text && *text)
-		xmlAddChild(parent, xmlNewText((const xmlChar *)text));
-}
-
-void
-render_attr(xmlNodePtr el, const char *name, const char *value)
-{
-	xmlSetProp(el, (const xmlChar *)name, (const xmlChar *)value);
-}
-
-void
-render_nl(xmlNodePtr parent)
-{
-	render_text(parent, "\n");
-}
 
 struct render *
 render_new(const struct render_opts *o)
@@ -103,6 +77,7 @@ render_free(struct render *r)
 	free(r->fn_defs);
 	free(r->fn_refs);
 	free(r->fn_order);
+	theme_writer_free(r->fn_w);
 	buf_free(&r->scratch);
 	free(r);
 }
@@ -152,7 +127,7 @@ S_url(struct render *r, const char *dest, int is_image)
 	return S_site_url(r->o.site, r->o.doc, r->page, dest, is_image);
 }
 
-/* Drops URL attributes a links_url_is_safe check refuses, in grafted HTML. */
+/* Drops URL attributes a links_url_is_safe check refuses, in parsed raw HTML. */
 static void
 S_scrub(xmlNodePtr top)
 {
@@ -188,9 +163,9 @@ S_parse_fragment(const char *html)
 	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET | XML_PARSE_NODICT);
 }
 
-/* Copies the parsed fragment's nodes under parent. */
+/* Writes raw HTML, balanced and scrubbed, into the current element. */
 static void
-S_graft(xmlNodePtr parent, const char *html)
+S_raw(struct render *r, const char *html)
 {
 	htmlDocPtr frag = S_parse_fragment(html);
 	xmlNodePtr n;
@@ -198,16 +173,10 @@ S_graft(xmlNodePtr parent, const char *html)
 	if (frag == NULL)
 		return;
 	for (n = frag->children; n; n = n->next) {
-		xmlNodePtr c;
-
 		if (n->type == XML_DTD_NODE)
 			continue;
-		c = xmlDocCopyNode(n, parent->doc, 1);
-		if (c == NULL)
-			continue;
-		c = xmlAddChild(parent, c);
-		if (c)
-			S_scrub(c);
+		S_scrub(n);
+		theme_writer_node(r->out->w, n);
 	}
 	xmlFreeDoc(frag);
 }
@@ -229,47 +198,42 @@ S_is_void(const char *name)
 
 /*
  * An inline piece of raw HTML: an opening tag opens an element that
- * following inlines go into; a matching closing tag closes it.
- * Returns the new cursor.
+ * following inlines go into; a closing tag closes the innermost element
+ * if it has that name and was opened above floor (the writer's depth in
+ * the container being rendered); any other piece is written whole.
  */
-static xmlNodePtr
-S_inline_html(xmlNodePtr cur, xmlNodePtr base, const char *lit)
+static void
+S_inline_html(struct render *r, size_t floor, const char *lit)
 {
+	struct theme_writer *w = r->out->w;
 	size_t n = strlen(lit);
-	htmlDocPtr frag = NULL;
-	xmlNodePtr el, c, res = cur;
+	htmlDocPtr frag;
+	xmlNodePtr el;
 
 	if (lit[0] == '<' && lit[1] == '/') {
-		const char *p = lit + 2;
+		const char *p = lit + 2, *top = theme_writer_top(w);
 		size_t k = strcspn(p, " \t\n>");
 
-		if (cur != base && cur->type == XML_ELEMENT_NODE &&
-		    xmlStrncasecmp(cur->name, (const xmlChar *)p, (int)k) == 0 &&
-		    xmlStrlen(cur->name) == (int)k)
-			res = cur->parent;
-		goto out;
+		if (theme_writer_depth(w) > floor && top && strlen(top) == k &&
+		    strncasecmp(top, p, k) == 0)
+			theme_writer_end(w);
+		return;
 	}
 	if (lit[0] != '<' || lit[1] == '!' || lit[1] == '?' || (n >= 2 && lit[n - 2] == '/')) {
-		S_graft(cur, lit);
-		goto out;
+		S_raw(r, lit);
+		return;
 	}
 	if ((frag = S_parse_fragment(lit)) == NULL)
-		goto out;
+		return;
 	for (el = frag->children; el && el->type != XML_ELEMENT_NODE; el = el->next)
 		;
-	if (el == NULL || S_is_void((const char *)el->name)) {
-		S_graft(cur, lit);
-		goto out;
+	if (el == NULL || S_is_void((const char *)el->name))
+		S_raw(r, lit);
+	else {
+		S_scrub(el);
+		theme_writer_start_node(w, el);
 	}
-	if ((c = xmlDocCopyNode(el, cur->doc, 2)) == NULL)   /* the element and its attributes */
-		goto out;
-	xmlAddChild(cur, c);
-	S_scrub(c);
-	res = c;
-out:
-	if (frag)
-		xmlFreeDoc(frag);
-	return res;
+	xmlFreeDoc(frag);
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -343,47 +307,33 @@ S_language(const char *info)
 /*
  * ---- the output ---------------------------------------------------------
  *
- * The walk, and html.c's builders, write through these: into nodes under
- * o->cur, or (o->w set) straight into bytes. Either way the same calls in
- * the same order, so the rules live once.
+ * The walk, and html.c's builders, write through these into o's writer.
  */
 
 void
 render_out_open(struct render_out *o, const char *name, const char *cls)
 {
-	if (o->w) {
-		theme_writer_start(o->w, name);
-		if (cls)
-			theme_writer_attr(o->w, "class", cls);
-	} else
-		o->cur = render_el(o->cur, name, cls);
+	theme_writer_start(o->w, name);
+	if (cls)
+		theme_writer_attr(o->w, "class", cls);
 }
 
 void
 render_out_attr(struct render_out *o, const char *name, const char *value)
 {
-	if (o->w)
-		theme_writer_attr(o->w, name, value);
-	else
-		render_attr(o->cur, name, value);
+	theme_writer_attr(o->w, name, value);
 }
 
 void
 render_out_text(struct render_out *o, const char *text)
 {
-	if (o->w)
-		theme_writer_text(o->w, text);
-	else
-		render_text(o->cur, text);
+	theme_writer_text(o->w, text);
 }
 
 void
 render_out_close(struct render_out *o)
 {
-	if (o->w)
-		theme_writer_end(o->w);
-	else
-		o->cur = o->cur->parent;
+	theme_writer_end(o->w);
 }
 
 void
@@ -416,7 +366,7 @@ S_close(struct render *r)
 	render_out_close(r->out);
 }
 
-/* Byte output: closes elements until depth are open. */
+/* Closes elements until depth are open. */
 static void
 S_close_to(struct render *r, size_t depth)
 {
@@ -514,29 +464,18 @@ S_table_cell(struct render *r, cmark_node *node, size_t ix)
 }
 
 /*
- * Goes into the table's tbody (or thead), made on first use. Nodes: the
- * cursor is the table. Bytes: the table, or the part a row left open.
+ * Goes into the table's tbody (or thead), made on first use: the table
+ * is open, or the part a row left open.
  */
 static void
 S_table_part(struct render *r, const char *name)
 {
-	if (r->out->w) {
-		const char *top = theme_writer_top(r->out->w);
+	const char *top = theme_writer_top(r->out->w);
 
-		if (top && strcmp(top, name) == 0)
-			return;
-		if (top && (strcmp(top, "thead") == 0 || strcmp(top, "tbody") == 0))
-			theme_writer_end(r->out->w);
-	} else {
-		xmlNodePtr last = r->out->cur->last;
-
-		while (last && last->type != XML_ELEMENT_NODE)
-			last = last->prev;
-		if (last && strcmp((const char *)last->name, name) == 0) {
-			r->out->cur = last;
-			return;
-		}
-	}
+	if (top && strcmp(top, name) == 0)
+		return;
+	if (top && (strcmp(top, "thead") == 0 || strcmp(top, "tbody") == 0))
+		theme_writer_end(r->out->w);
 	S_open(r, name, NULL);
 	S_nl(r);
 }
@@ -624,9 +563,8 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_nl(r);
 		return 0;
 	case CMARK_NODE_HTML_BLOCK:
-		/* Byte output never runs with unsafe_html (render_blocks_html). */
-		if (r->o.site->cfg.markdown.unsafe_html && lit && r->out->w == NULL)
-			S_graft(r->out->cur, lit);
+		if (r->o.site->cfg.markdown.unsafe_html && lit)
+			S_raw(r, lit);
 		return 0;
 	case CMARK_NODE_THEMATIC_BREAK:
 		S_open(r, "hr", NULL);
@@ -654,7 +592,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_close(r);
 		return 0;
 	case CMARK_NODE_HTML_INLINE:
-		/* Handled by the loop, which owns the cursor. */
+		/* Handled by the loop, which knows the container's depth. */
 		return 0;
 	case CMARK_NODE_EMPH:
 		S_open(r, "em", NULL);
@@ -803,11 +741,7 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 		buf_reset(&r->scratch);
 		buf_putc(&r->scratch, '#');
 		buf_puts(&r->scratch, fr->section->id);
-
-		if (r->out->w)
-			S_close_to(r, fr->eldepth);
-		else
-			r->out->cur = fr->el;
+		S_close_to(r, fr->eldepth);
 		S_text(r, " ");
 		S_open(r, "a", "anchor");
 		S_attr(r, "href", r->scratch.data);
@@ -815,24 +749,18 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 		S_text(r, "#");
 		S_close(r);
 	}
-	if (r->out->w)
-		S_close_to(r, row ? fr->eldepth - 1 : fr->sdepth);
-	else
-		r->out->cur = row ? fr->el->parent : fr->saved;
+	S_close_to(r, row ? fr->eldepth - 1 : fr->sdepth);
 	if (S_is_block(node) && !(cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH && !fr->has_el))
 		S_nl(r);
-	if (r->out->w == NULL)
-		r->out->cur = fr->saved;
 }
 
-/* Renders node and its subtree into r->out, which it leaves where it was. */
+/* Renders node and its subtree into r->out, which it leaves as deep as it was. */
 static void
 S_render(struct render *r, cmark_node *root)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
-	xmlNodePtr parent = r->out->cur;
-	size_t base = r->depth;
+	size_t base = r->depth, open = theme_writer_depth(r->out->w);
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
@@ -846,12 +774,11 @@ S_render(struct render *r, cmark_node *root)
 			continue;
 		}
 		if (cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE) {
-			if (r->o.site->cfg.markdown.unsafe_html && cmark_node_get_literal(node) &&
-			    r->out->w == NULL) {
-				xmlNodePtr b = r->depth > base && r->stack[r->depth - 1].el ?
-				    r->stack[r->depth - 1].el : (r->depth > base ? r->stack[r->depth - 1].saved : parent);
+			if (r->o.site->cfg.markdown.unsafe_html && cmark_node_get_literal(node)) {
+				const struct frame *in = r->depth > base ? &r->stack[r->depth - 1] : NULL;
 
-				r->out->cur = S_inline_html(r->out->cur, b, cmark_node_get_literal(node));
+				S_inline_html(r, in == NULL ? open : in->has_el ? in->eldepth : in->sdepth,
+				    cmark_node_get_literal(node));
 			}
 			continue;
 		}
@@ -866,111 +793,76 @@ S_render(struct render *r, cmark_node *root)
 		r->stack = xgrow(r->stack, &r->cap, r->depth + 1, sizeof(*r->stack));
 		fr = &r->stack[r->depth++];
 		memset(fr, 0, sizeof(*fr));
-		fr->saved = r->out->cur;
-		if (r->out->w)
-			fr->sdepth = theme_writer_depth(r->out->w);
+		fr->sdepth = theme_writer_depth(r->out->w);
 		/*
 		 * Past RENDER_MAX_DEPTH containers, children go into the
 		 * deepest element: the page's depth stays bounded whatever the
-		 * input, and so does libxml2's (recursive) copying of it.
+		 * input.
 		 */
 		if (r->depth > RENDER_MAX_DEPTH)
 			continue;
-		if ((fr->has_el = S_enter(r, it, node, fr)) != 0) {
-			if (r->out->w)
-				fr->eldepth = theme_writer_depth(r->out->w);
-			else
-				fr->el = r->out->cur;
-		}
+		if ((fr->has_el = S_enter(r, it, node, fr)) != 0)
+			fr->eldepth = theme_writer_depth(r->out->w);
 	}
 	r->depth = base;
-	r->out->cur = parent;
+	S_close_to(r, open);
 	cmark_iter_free(it);
 }
 
-void
-render_blocks(struct render *r, xmlNodePtr parent, cmark_node *first, cmark_node *last)
+/* The back-link at the end of footnote num's definition. */
+static void
+S_backref(struct render *r, int num)
 {
-	struct render_out o = { parent, NULL };
+	char *s;
 
-	render_out_blocks(r, &o, first, last);
-}
-
-void
-render_children(struct render *r, xmlNodePtr parent, cmark_node *node)
-{
-	struct render_out o = { parent, NULL };
-
-	render_out_children(r, &o, node);
-}
-
-void
-render_footnotes(struct render *r, xmlNodePtr parent)
-{
-	xmlNodePtr sec, ol;
-	size_t i;
-
-	if (r->nfn == 0)
-		return;
-	sec = render_el(parent, "section", "footnotes");
-	render_attr(sec, "aria-label", "Footnotes");
-	render_nl(sec);
-	ol = render_el(sec, "ol", NULL);
-	render_nl(ol);
-	/* Rendering a definition may reference more footnotes: r->nfn grows. */
-	for (i = 0; i < r->nfn; i++) {
-		int num = r->fn_order[i];
-		cmark_node *def = r->fn_defs[num - 1];
-		xmlNodePtr li = render_el(ol, "li", NULL), last, a;
-		char *s;
-
-		s = xasprintf("fn-%s%d", r->o.id_prefix, num);
-		render_attr(li, "id", s);
-		free(s);
-		s = xasprintf("%d", num);
-		render_attr(li, "value", s);
-		free(s);
-		render_children(r, li, def);
-		for (last = li->last; last && last->type != XML_ELEMENT_NODE; last = last->prev)
-			;
-		if (last == NULL || strcmp((const char *)last->name, "p") != 0)
-			last = li;
-		render_text(last, " ");
-		a = render_el(last, "a", "footnote-backref");
-		s = xasprintf("#fnref-%s%d", r->o.id_prefix, num);
-		render_attr(a, "href", s);
-		free(s);
-		s = xasprintf("Back to reference %d", num);
-		render_attr(a, "aria-label", s);
-		free(s);
-		render_text(a, "\xe2\x86\xa9");   /* ↩ */
-		render_nl(ol);
-	}
-	render_nl(parent);
+	S_text(r, " ");
+	S_open(r, "a", "footnote-backref");
+	s = xasprintf("#fnref-%s%d", r->o.id_prefix, num);
+	S_attr(r, "href", s);
+	free(s);
+	s = xasprintf("Back to reference %d", num);
+	S_attr(r, "aria-label", s);
+	free(s);
+	S_text(r, "\xe2\x86\xa9");   /* ↩ */
+	S_close(r);
 }
 
 /*
- * Nodes, serialised into o's bytes. For what only nodes do: raw HTML
- * (grafted by libxml2's parser) and the footnotes' back-links (put into
- * the last paragraph of a definition after it is rendered).
+ * Footnote num's list item. The back-link goes at the end of the
+ * definition's last paragraph when its last element is one, else after
+ * it: the definition is written apart first, to find that place.
  */
 static void
-S_via_nodes(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last)
+S_footnote(struct render *r, int num, struct buf *body)
 {
-	xmlNodePtr holder = render_el(NULL, "div", NULL);
-	struct buf b;
+	struct render_out *o = r->out, def;
+	const char *last;
+	size_t at;
+	char *s;
 
-	if (first)
-		render_blocks(r, holder, first, last);
-	else
-		render_footnotes(r, holder);
-	buf_init(&b);
-	buf_put(&b, "", 0);
-	theme_serialize_children(holder, &b);
-	if (b.len > 0)
-		theme_writer_raw(o->w, b.data, b.len);
-	buf_free(&b);
-	xmlFreeNode(holder);
+	S_open(r, "li", NULL);
+	s = xasprintf("fn-%s%d", r->o.id_prefix, num);
+	S_attr(r, "id", s);
+	free(s);
+	s = xasprintf("%d", num);
+	S_attr(r, "value", s);
+	free(s);
+	if (r->fn_w == NULL)
+		r->fn_w = theme_writer_new();
+	buf_reset(body);
+	buf_put(body, "", 0);
+	theme_writer_begin(r->fn_w, body);
+	def.w = r->fn_w;
+	render_out_children(r, &def, r->fn_defs[num - 1]);
+	last = theme_writer_last(r->fn_w, &at);
+	if (last == NULL || strcmp(last, "p") != 0)
+		at = body->len;
+	if (at > 0)
+		theme_writer_raw(o->w, body->data, at);
+	S_backref(r, num);
+	if (body->len > at)
+		theme_writer_raw(o->w, body->data + at, body->len - at);
+	S_close(r);
 }
 
 void
@@ -981,10 +873,6 @@ render_out_blocks(struct render *r, struct render_out *o, cmark_node *first, cma
 
 	if (first == NULL)
 		return;
-	if (o->w && r->o.site->cfg.markdown.unsafe_html) {
-		S_via_nodes(r, o, first, last);
-		return;
-	}
 	r->out = o;
 	for (n = first; n; n = cmark_node_next(n)) {
 		S_render(r, n);
@@ -1006,8 +894,27 @@ render_out_children(struct render *r, struct render_out *o, cmark_node *node)
 void
 render_out_footnotes(struct render *r, struct render_out *o)
 {
-	if (o->w == NULL)
-		render_footnotes(r, o->cur);
-	else if (r->nfn > 0)
-		S_via_nodes(r, o, NULL, NULL);
+	struct render_out *was = r->out;
+	struct buf body;
+	size_t i;
+
+	if (r->nfn == 0)
+		return;
+	r->out = o;
+	buf_init(&body);
+	S_open(r, "section", "footnotes");
+	S_attr(r, "aria-label", "Footnotes");
+	S_nl(r);
+	S_open(r, "ol", NULL);
+	S_nl(r);
+	/* Rendering a definition may reference more footnotes: r->nfn grows. */
+	for (i = 0; i < r->nfn; i++) {
+		S_footnote(r, r->fn_order[i], &body);
+		S_nl(r);
+	}
+	S_close(r);
+	S_close(r);
+	S_nl(r);
+	buf_free(&body);
+	r->out = was;
 }

@@ -1,19 +1,19 @@
 /*
- * render: cmark-gfm trees to HTML: bytes through a theme_writer, or
- * libxml2 nodes for what raw HTML and footnotes need.
+ * render: cmark-gfm trees to HTML, written through a theme_writer.
  *
- * One iterator loop over the cmark tree (no recursion); text always
- * becomes text nodes, so content can never turn into markup. Links are
+ * One iterator loop over the cmark tree (no recursion); text is always
+ * written as text, so content can never turn into markup. Links are
  * rewritten to output pages and made relative to the page being built;
  * unsafe URLs are never emitted; raw HTML is dropped unless the site sets
- * [markdown] unsafe_html. Footnotes referenced by what was rendered are
- * collected and written out by render_footnotes.
+ * [markdown] unsafe_html, and then read by libxml2's HTML parser, which
+ * balances it, has its unsafe URLs removed, and is written like the rest.
+ * Footnotes referenced by what was rendered are collected and written
+ * out by render_out_footnotes.
  */
 #ifndef QUIZDECK_RENDER_H
 #define QUIZDECK_RENDER_H
 
 #include <cmark-gfm.h>
-#include <libxml/tree.h>
 
 #include "model.h"
 #include "site.h"
@@ -42,23 +42,14 @@ struct render;
 struct render *render_new(const struct render_opts *o);
 void render_free(struct render *r);
 
-/* Renders the sibling blocks first..last (inclusive) as children of parent. */
-void render_blocks(struct render *r, xmlNodePtr parent, cmark_node *first, cmark_node *last);
-/* Renders the children of node (a heading, paragraph, item...) into parent. */
-void render_children(struct render *r, xmlNodePtr parent, cmark_node *node);
-/* Appends the footnotes referenced so far (a section.footnotes), if any. */
-void render_footnotes(struct render *r, xmlNodePtr parent);
-
 /*
- * Where rendered HTML goes: nodes under cur (w NULL), or bytes through w,
- * exactly those theme_serialize_children writes for the nodes. The
- * render_out_ calls write either way; html.c's builders use them too, so
- * one piece of code makes both. Element and attribute names must be
- * string literals. The bytes go into a page with tvars_html.
+ * Where rendered HTML goes: bytes through w, by the rules pages are
+ * written by. The render_out calls write there; html.c's builders use
+ * them too. Element and attribute names must be string literals. The
+ * bytes go into a page with tvars_html.
  */
 struct theme_writer;
 struct render_out {
-	xmlNodePtr cur;
 	struct theme_writer *w;
 };
 
@@ -68,16 +59,12 @@ void render_out_attr(struct render_out *o, const char *name, const char *value);
 void render_out_text(struct render_out *o, const char *text);
 void render_out_close(struct render_out *o);
 void render_out_nl(struct render_out *o);
-/* render_blocks, render_children and render_footnotes, into o. */
+/* Renders the sibling blocks first..last (inclusive) into o. */
 void render_out_blocks(struct render *r, struct render_out *o, cmark_node *first, cmark_node *last);
+/* Renders the children of node (a heading, paragraph, item...) into o. */
 void render_out_children(struct render *r, struct render_out *o, cmark_node *node);
+/* Writes the footnotes referenced so far (a section.footnotes), if any. */
 void render_out_footnotes(struct render *r, struct render_out *o);
 
-/* Helpers for building pages. */
-xmlNodePtr render_el(xmlNodePtr parent, const char *name, const char *cls);
-void render_text(xmlNodePtr parent, const char *text);
-void render_attr(xmlNodePtr el, const char *name, const char *value);
-/* A newline text node after a block, so the output reads line by line. */
-void render_nl(xmlNodePtr parent);
 
 #endif

@@ -1559,8 +1559,10 @@ theme_render(const struct theme *t, enum theme_part part, const struct tvars *v,
 
 struct writer_open {
 	const char *name;
+	char *own;                 /* name, when the writer keeps a copy of it */
 	const htmlElemDesc *info;
 	int children;              /* a child was written */
+	int raw;                   /* script or style: its text is written as it is */
 };
 
 #define WRITER_SEEN 32
@@ -1570,6 +1572,16 @@ struct theme_writer {
 	struct writer_open *open;
 	size_t nopen, open_cap;
 	int in_tag;                /* the start tag awaits its '>' */
+	/*
+	 * 1 + the index of the outermost open void element, 0 when none:
+	 * a void element is written without children, as libxml2 writes
+	 * one, so nothing inside it is written.
+	 */
+	size_t mute;
+	/* The last element closed with none left open (theme_writer_last). */
+	const char *last;
+	char *last_own;
+	size_t last_end;
 	/*
 	 * Tag facts by the address of the name: the names live as long as
 	 * the writer (theme.h), and the renderer's are a few literals, asked
@@ -1590,11 +1602,24 @@ theme_writer_new(void)
 	return w;
 }
 
+static void
+S_writer_forget(struct theme_writer *w)
+{
+	while (w->nopen > 0)
+		free(w->open[--w->nopen].own);
+	free(w->last_own);
+	w->last_own = NULL;
+	w->last = NULL;
+	w->mute = 0;
+	w->in_tag = 0;
+}
+
 void
 theme_writer_free(struct theme_writer *w)
 {
 	if (w == NULL)
 		return;
+	S_writer_forget(w);
 	buf_free(&w->o.value);
 	free(w->open);
 	free(w);
@@ -1603,9 +1628,8 @@ theme_writer_free(struct theme_writer *w)
 void
 theme_writer_begin(struct theme_writer *w, struct buf *b)
 {
+	S_writer_forget(w);
 	w->o.b = b;
-	w->nopen = 0;
-	w->in_tag = 0;
 }
 
 /* A child is about to be written into the current element. */
@@ -1620,31 +1644,56 @@ S_writer_child(struct theme_writer *w)
 		w->open[w->nopen - 1].children = 1;
 }
 
-void
-theme_writer_start(struct theme_writer *w, const char *name)
+/* Opens an element whose facts are info; own is name's copy, if the writer keeps one. */
+static void
+S_writer_start(struct theme_writer *w, const char *name, char *own, const htmlElemDesc *info)
 {
 	struct writer_open *o;
-	size_t k;
 
-	S_writer_child(w);
+	if (!w->mute)
+		S_writer_child(w);
 	w->open = xgrow(w->open, &w->open_cap, w->nopen + 1, sizeof(*w->open));
 	o = &w->open[w->nopen++];
 	o->name = name;
-	k = (size_t)((uintptr_t)name >> 3) % WRITER_SEEN;
+	o->own = own;
+	o->info = info;
+	o->children = 0;
+	o->raw = (name[0] == 's' || name[0] == 'S') &&
+	    (!strcasecmp(name, "script") || !strcasecmp(name, "style"));
+	if (w->mute)
+		return;
+	S_putc(w->o.b, '<');
+	S_puts(w->o.b, name);
+	w->in_tag = 1;
+	if (info && info->empty)
+		w->mute = w->nopen;
+}
+
+void
+theme_writer_start(struct theme_writer *w, const char *name)
+{
+	size_t k = (size_t)((uintptr_t)name >> 3) % WRITER_SEEN;
+
 	if (w->seen[k].name != name) {
 		w->seen[k].name = name;
 		w->seen[k].info = S_tag_info(name);
 	}
-	o->info = w->seen[k].info;
-	o->children = 0;
-	S_putc(w->o.b, '<');
-	S_puts(w->o.b, name);
-	w->in_tag = 1;
+	S_writer_start(w, name, NULL, w->seen[k].info);
+}
+
+void
+theme_writer_start_copy(struct theme_writer *w, const char *name)
+{
+	char *own = xstrdup(name);
+
+	S_writer_start(w, own, own, S_tag_info(own));
 }
 
 void
 theme_writer_attr(struct theme_writer *w, const char *name, const char *value)
 {
+	if (w->mute && w->nopen > w->mute)
+		return;
 	S_putc(w->o.b, ' ');
 	S_puts(w->o.b, name);
 	S_put_attr_value(&w->o, w->open[w->nopen - 1].name, name, value);
@@ -1653,15 +1702,20 @@ theme_writer_attr(struct theme_writer *w, const char *name, const char *value)
 void
 theme_writer_text(struct theme_writer *w, const char *text)
 {
-	if (text == NULL || *text == '\0')
+	if (text == NULL || *text == '\0' || w->mute)
 		return;
 	S_writer_child(w);
-	S_escape(w->o.b, text, 0);
+	if (w->nopen > 0 && w->open[w->nopen - 1].raw)
+		S_puts(w->o.b, text);
+	else
+		S_escape(w->o.b, text, 0);
 }
 
 void
 theme_writer_raw(struct theme_writer *w, const char *html, size_t len)
 {
+	if (w->mute)
+		return;
 	S_writer_child(w);
 	S_put(w->o.b, html, len);
 }
@@ -1671,15 +1725,28 @@ theme_writer_end(struct theme_writer *w)
 {
 	struct writer_open *o = &w->open[--w->nopen];
 	const htmlElemDesc *info = o->info;
+	size_t end;
 
+	if (w->mute && w->nopen >= w->mute) {
+		free(o->own);           /* inside a void element: nothing was written */
+		return;
+	}
+	w->mute = 0;
 	if (w->in_tag) {
 		S_putc(w->o.b, '>');
 		w->in_tag = 0;
 	}
-	if (info && info->empty)
-		return;
-	if (o->children || S_empty_gets_end_tag(info))
+	end = w->o.b->len;
+	if (!(info && info->empty) && (o->children || S_empty_gets_end_tag(info)))
 		S_end_tag(w->o.b, o->name);
+	if (w->nopen > 0) {
+		free(o->own);
+		return;
+	}
+	free(w->last_own);
+	w->last = o->name;
+	w->last_own = o->own;
+	w->last_end = end;
 }
 
 size_t
@@ -1694,21 +1761,101 @@ theme_writer_top(const struct theme_writer *w)
 	return w->nopen > 0 ? w->open[w->nopen - 1].name : NULL;
 }
 
-/* ---- nodes ------------------------------------------------------------- */
+const char *
+theme_writer_last(const struct theme_writer *w, size_t *end_tag)
+{
+	*end_tag = w->last_end;
+	return w->last;
+}
+
+/* ---- nodes libxml2's parser read ----------------------------------- */
 
 void
-theme_serialize_children(xmlNodePtr holder, struct buf *b)
+theme_writer_start_node(struct theme_writer *w, xmlNodePtr el)
 {
-	/* An HTML document, for libxml2's escaping rules: UTF-8 stays as it is. */
-	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
-	xmlBufferPtr xb = xmlBufferCreate();
-	xmlOutputBufferPtr out = xmlOutputBufferCreateBuffer(xb, NULL);
-	xmlNodePtr n;
+	xmlAttrPtr a;
 
-	for (n = holder->children; n; n = n->next)
-		htmlNodeDumpFormatOutput(out, doc, n, "UTF-8", 0);
-	xmlOutputBufferClose(out);
-	buf_put(b, (const char *)xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
-	xmlBufferFree(xb);
-	xmlFreeDoc(doc);
+	theme_writer_start_copy(w, (const char *)el->name);
+	for (a = el->properties; a; a = a->next) {
+		char *copy;
+
+		theme_writer_attr(w, (const char *)a->name, S_attr_value(a, &copy));
+		free(copy);
+	}
+}
+
+/*
+ * A node that is not an element. Whatever it writes, it is a child: an
+ * element with one gets the end tag libxml2 then writes.
+ */
+static void
+S_writer_leaf(struct theme_writer *w, xmlNodePtr n)
+{
+	const char *content = (const char *)n->content;
+
+	if (w->mute)
+		return;
+	S_writer_child(w);
+	switch (n->type) {
+	case XML_TEXT_NODE:
+		if (content && w->nopen > 0 && w->open[w->nopen - 1].raw)
+			S_puts(w->o.b, content);
+		else if (content)
+			S_escape(w->o.b, content, 0);
+		break;
+	case XML_CDATA_SECTION_NODE:
+		if (content)
+			S_puts(w->o.b, content);
+		break;
+	case XML_COMMENT_NODE:
+		if (content) {
+			S_put(w->o.b, "<!--", 4);
+			S_puts(w->o.b, content);
+			S_put(w->o.b, "-->", 3);
+		}
+		break;
+	case XML_PI_NODE:
+		if (n->name) {
+			S_put(w->o.b, "<?", 2);
+			S_puts(w->o.b, (const char *)n->name);
+			if (content) {
+				S_putc(w->o.b, ' ');
+				S_puts(w->o.b, content);
+			}
+			S_putc(w->o.b, '>');
+		}
+		break;
+	case XML_ENTITY_REF_NODE:
+		S_putc(w->o.b, '&');
+		S_puts(w->o.b, (const char *)n->name);
+		S_putc(w->o.b, ';');
+		break;
+	default:
+		break;
+	}
+}
+
+void
+theme_writer_node(struct theme_writer *w, xmlNodePtr top)
+{
+	xmlNodePtr n = top;
+
+	for (;;) {
+		if (n->type == XML_ELEMENT_NODE) {
+			theme_writer_start_node(w, n);
+			if (n->children) {
+				n = n->children;
+				continue;
+			}
+			theme_writer_end(w);
+		} else
+			S_writer_leaf(w, n);
+		while (n != top && n->next == NULL) {
+			n = n->parent;
+			theme_writer_end(w);
+		}
+		if (n == top)
+			return;
+		n = n->next;
+	}
 }

@@ -103,19 +103,13 @@ int theme_render(const struct theme *t, enum theme_part part, const struct tvars
     const char *page_url, struct buf *out, struct diag_list *dl);
 
 /*
- * Appends the children of holder to b as HTML, through libxml2's own
- * serialiser: for what the renderer builds as nodes (raw HTML that
- * libxml2's parser read). The bytes are those a theme_writer writes for
- * the same elements, attributes and text.
- */
-void theme_serialize_children(xmlNodePtr holder, struct buf *b);
-
-/*
  * Writes elements one at a time, straight into bytes, by the rules pages
  * are written by: how the renderer and html.c write HTML for a page.
  * Element and attribute names must outlive the writer (string literals);
- * attributes go right after their element's start, text is escaped, raw
- * is HTML written by these rules already.
+ * attributes go right after their element's start; text is escaped,
+ * except in a script or style, where libxml2 writes it as it is; nothing
+ * is written inside a void element; raw is HTML written by these rules
+ * already.
  */
 struct theme_writer;
 
@@ -124,6 +118,8 @@ void theme_writer_free(struct theme_writer *w);
 /* Writes what follows to the end of b, no element open. */
 void theme_writer_begin(struct theme_writer *w, struct buf *b);
 void theme_writer_start(struct theme_writer *w, const char *name);
+/* theme_writer_start for a name that may not outlive the writer: it keeps a copy. */
+void theme_writer_start_copy(struct theme_writer *w, const char *name);
 void theme_writer_attr(struct theme_writer *w, const char *name, const char *value);
 void theme_writer_text(struct theme_writer *w, const char *text);
 void theme_writer_raw(struct theme_writer *w, const char *html, size_t len);
@@ -131,5 +127,23 @@ void theme_writer_end(struct theme_writer *w);
 /* How many elements are open, and the innermost one's name (NULL: none). */
 size_t theme_writer_depth(const struct theme_writer *w);
 const char *theme_writer_top(const struct theme_writer *w);
+/*
+ * The last element closed with no element left open since
+ * theme_writer_begin (NULL: none; valid until the next call), and in
+ * *end_tag the length of the output before its end tag (after its start
+ * tag when it has none): where more children of it would go.
+ */
+const char *theme_writer_last(const struct theme_writer *w, size_t *end_tag);
+
+/*
+ * Nodes libxml2's HTML parser read (an author's raw HTML), written as
+ * libxml2's serialiser writes them: text in a script or style, and
+ * comments, as they are, and nothing inside a void element.
+ * theme_writer_node writes top and its subtree; theme_writer_start_node
+ * starts element el with its attributes and leaves it open, its children
+ * the caller's. The nodes may be freed once written.
+ */
+void theme_writer_node(struct theme_writer *w, xmlNodePtr top);
+void theme_writer_start_node(struct theme_writer *w, xmlNodePtr el);
 
 #endif

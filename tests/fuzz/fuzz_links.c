@@ -6,16 +6,18 @@
  *
  * Oracles: every target links_output_target returns is a relative URL
  * below out/ (no scheme, no "/" or ".." escaping the root); the chapter
- * rendered to a tree holds no unsafe URL and, without unsafe_html, no
- * script, event attribute or style (fuz_util.h); every relative href or
- * src, resolved from the page, stays inside out/.
+ * rendered, with its footnotes, closes every element it opens, and read
+ * back by libxml2's HTML parser (as a browser would) holds no unsafe URL
+ * and, without unsafe_html, no script, event attribute or style
+ * (fuzz_util.h); every relative href or src, resolved from the page,
+ * stays inside out/.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/tree.h>
+#include <libxml/HTMLparser.h>
 
 #include "diag.h"
 #include "links.h"
@@ -23,6 +25,7 @@
 #include "outputs.h"
 #include "render.h"
 #include "site.h"
+#include "theme.h"
 #include "util.h"
 #include "fuzz_util.h"
 
@@ -141,9 +144,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cmark_iter *it = cmark_iter_new(doc_tree_root(tree));
 		cmark_event_type ev;
 		struct render_opts o;
+		struct render_out out;
 		struct render *r;
-		xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
-		xmlNodePtr holder = xmlNewDocNode(doc, NULL, (const xmlChar *)"div", NULL);
+		struct buf b;
+		htmlDocPtr doc;
 
 		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 			cmark_node *n = cmark_iter_get_node(it);
@@ -164,20 +168,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		cmark_iter_free(it);
 
-		xmlDocSetRootElement(doc, holder);
 		memset(&o, 0, sizeof(o));
 		o.site = &site;
 		o.doc = d;
 		o.page_url = d->url;
 		o.id_prefix = "";
+		buf_init(&b);
+		buf_puts(&b, "<div>");
+		out.w = theme_writer_new();
+		theme_writer_begin(out.w, &b);
 		r = render_new(&o);
-		render_children(r, holder, doc_tree_root(tree));
-		render_footnotes(r, holder);
+		render_out_children(r, &out, doc_tree_root(tree));
+		render_out_footnotes(r, &out);
 		render_free(r);
 		doc_tree_close(tree);
-		fz_check_tree(holder, unsafe);
-		S_check_rendered(holder, d->url);
+		if (theme_writer_depth(out.w) != 0)
+			fz_fail("an element left open", NULL, NULL);
+		theme_writer_free(out.w);
+		buf_puts(&b, "</div>");
+		/* What a browser would see: the bytes parsed again. */
+		doc = htmlReadMemory(b.data, (int)b.len, NULL, "UTF-8",
+		    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+		if (doc == NULL)
+			fz_fail("unparsable rendering", NULL, NULL);
+		fz_check_tree(xmlDocGetRootElement(doc), unsafe);
+		S_check_rendered(xmlDocGetRootElement(doc), d->url);
 		xmlFreeDoc(doc);
+		buf_free(&b);
 	}
 	site_free(&site);
 	diag_free(&dl);

@@ -167,37 +167,35 @@ test_templates(void)
 
 /* ---- rendering links ---------------------------------------------------- */
 
-/* The chapter's rendered body, serialised. */
+/* The chapter's rendered body. */
 static char *
 S_render_chapter(struct site *site, const char *rel)
 {
 	struct doc *d = site_doc(site, rel);
 	struct doc_tree *tree;
-	xmlBufferPtr xb;
-	xmlNodePtr holder;
+	struct render_out out;
 	struct render_opts o;
 	struct render *r;
-	char *s;
+	struct buf b;
 
 	if (d == NULL)
 		return xstrdup("(no doc)");
-	holder = xmlNewNode(NULL, (const xmlChar *)"div");
 	memset(&o, 0, sizeof(o));
 	o.site = site;
 	o.doc = d;
 	o.page_url = d->url;
 	o.id_prefix = "";
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	out.w = theme_writer_new();
+	theme_writer_begin(out.w, &b);
 	tree = doc_tree_open(d);
 	r = render_new(&o);
-	render_children(r, holder, doc_tree_root(tree));
+	render_out_children(r, &out, doc_tree_root(tree));
 	render_free(r);
 	doc_tree_close(tree);
-	xb = xmlBufferCreate();
-	xmlNodeDump(xb, NULL, holder, 0, 0);
-	s = xstrdup((const char *)xmlBufferContent(xb));
-	xmlBufferFree(xb);
-	xmlFreeNode(holder);
-	return s;
+	theme_writer_free(out.w);
+	return buf_detach(&b);
 }
 
 static void
