@@ -8,11 +8,12 @@
  * a later inline closes; leaving a container closes what is still open
  * in it.
  *
- * An author's raw HTML is read by libxml2's HTML parser, which is what
- * a browser's parser does to tag soup: it balances the tags, so raw HTML
- * cannot close or break the page around it, and hands back a tree whose
- * URL attributes S_scrub can check. The tree is then written through the
- * writer like everything else.
+ * An author's raw HTML (unsafe_html) is read by libxml2's HTML parser:
+ * it balances the tags as a browser's parser would, so raw HTML cannot
+ * close or break the page around it, and it gives attributes as values,
+ * entities decoded, for S_scrub to check for javascript: and the like.
+ * The parsed fragment is then written through the writer like the rest
+ * and freed; an opening tag alone is parsed for its name and attributes.
  */
 #include "render.h"
 
@@ -572,7 +573,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_nl(r);
 		return 0;
 	case CMARK_NODE_FOOTNOTE_DEFINITION:
-		/* Written by render_footnotes, where referenced. */
+		/* Written by render_out_footnotes, where referenced. */
 		cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
 		return 0;
 	case CMARK_NODE_TEXT:
