@@ -24,6 +24,7 @@ config_defaults(struct config *c)
 	c->author = xstrdup("");
 	c->base_url = xstrdup("");
 	c->theme = xstrdup("default");
+	c->site_id = xstrdup("");
 	c->quiz.questions = 10;
 	c->quiz.reveal = REVEAL_EACH;
 	c->quiz.seconds_easy = 30;
@@ -53,6 +54,7 @@ config_free(struct config *c)
 	free(c->author);
 	free(c->base_url);
 	free(c->theme);
+	free(c->site_id);
 	free(c->print.paper_name);
 	free(c->print.card_name);
 	free(c->print.font);
@@ -575,6 +577,19 @@ S_language_ok(const char *s)
 	return n >= 2 && n <= 35;
 }
 
+/* Letters, digits, '.', '-', '_': it names the site in the learner's browser storage keys. */
+static int
+S_site_id_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == '_' || s[i] == '.'))
+			return 0;
+	return len >= 1 && len <= 64;
+}
+
 static void
 S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 {
@@ -615,6 +630,16 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 			S_string(r, kv, &c->theme);
 			if (c->theme[0] == '\0' || strchr(c->theme, '/') || c->theme[0] == '.')
 				S_bad(r, kv, "\"%s\" must name a folder in themes/, not \"%s\"", c->theme);
+		} else if (strcmp(k, "site_id") == 0) {
+			if (!S_want(r, kv, TOML_STRING))
+				continue;
+			if (!S_site_id_ok(kv->value->u.s.ptr, kv->value->u.s.len))
+				S_bad(r, kv, "\"%s\" must be 1 to 64 letters, digits, '.', '-' or '_', not \"%s\"",
+				    kv->value->u.s.ptr);
+			else {
+				free(c->site_id);
+				c->site_id = xstrdup(kv->value->u.s.ptr);
+			}
 		} else if (strcmp(k, "quiz") == 0) {
 			if (S_want(r, kv, TOML_TABLE))
 				S_read_quiz(r, c, kv->value);

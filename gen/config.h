@@ -31,6 +31,7 @@ struct config {
 	char *author;
 	char *base_url;            /* "" when unset; never has a trailing slash */
 	char *theme;
+	char *site_id;             /* "" when unset: the pages then use a hash of title and base_url */
 	struct {
 		long questions;        /* default test length */
 		enum reveal_mode reveal;

@@ -346,6 +346,26 @@ S_nav_item(struct tvars *v, const char *url, const char *title, int current)
 		tvars_text(it, "current", "page");
 }
 
+/*
+ * The site's identity in the learner's browser, the pages' data-site:
+ * the scripts' storage keys hold it, so two sites opened from disk (one
+ * storage area for every file:// page) keep their progress apart, and
+ * moving the folder keeps it. site_id when set; else a hash of title and
+ * base_url. Returns site_id or buf (17 bytes).
+ */
+static const char *
+S_site_identity(const struct config *cfg, char *buf)
+{
+	uint64_t k;
+
+	if (cfg->site_id && *cfg->site_id)
+		return cfg->site_id;
+	k = hash_fnv1a(cfg->title, strlen(cfg->title) + 1, HASH_FNV_SEED);
+	k = hash_fnv1a(cfg->base_url, strlen(cfg->base_url) + 1, k);
+	snprintf(buf, 17, "%016llx", (unsigned long long)k);
+	return buf;
+}
+
 static struct tvars *
 S_common(const struct html *h, enum page_kind kind, const char *page, const char *title,
     const char *description, const void *current)
@@ -355,7 +375,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	};
 	const struct config *cfg = &h->site->cfg;
 	struct tvars *v = tvars_new();
-	char *s;
+	char *s, site[17];
 	size_t i;
 
 	tvars_text(v, "lang", cfg->language && *cfg->language ? cfg->language : "en");
@@ -372,6 +392,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	}
 	tvars_text(v, "description", description && *description ? description : cfg->description);
 	tvars_text(v, "body-class", body_classes[kind]);
+	tvars_text(v, "site-id", S_site_identity(cfg, site));
 	tvars_text(v, body_classes[kind], "1");
 	if (kind == PAGE_TEST || kind == PAGE_DECK)
 		tvars_text(v, "interactive", "1");
@@ -631,6 +652,9 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
 		render_out_attr(out, "data-kind", q->multi ? "multi" : "single");
 		S_fingerprint_attr(out, q->fingerprint);
+		/* Answered on this page already: the practice test leaves it out of the draw. */
+		if (q->sample)
+			render_out_attr(out, "data-sample", "true");
 	}
 	render_out_nl(out);
 	S_question_meta(out, q, sample);

@@ -42,6 +42,7 @@ test_defaults(void)
 	CHECK_INT(dl.len, 0, "and gives no diagnostic");
 	CHECK_STR(c.theme, "default", "theme");
 	CHECK_STR(c.language, "en", "language");
+	CHECK_STR(c.site_id, "", "site_id unset");
 	CHECK_INT(c.quiz.questions, 10, "quiz.questions");
 	CHECK_INT(c.quiz.reveal, REVEAL_EACH, "quiz.reveal");
 	CHECK_INT(c.quiz.seconds_easy, 30, "quiz.seconds.easy");
@@ -69,6 +70,7 @@ test_every_key(void)
 	const char *text =
 	    "title = \"T\"\ndescription = \"D\"\nlanguage = \"de\"\nauthor = \"A\"\n"
 	    "base_url = \"https://example.org/study/\"\ntheme = \"mine\"\n"
+	    "site_id = \"weather-2026_v.1\"\n"
 	    "[quiz]\nquestions = 25\nreveal = \"end\"\n"
 	    "seconds = { easy = 20, medium = 40, hard = 90 }\npass_mark = 1\n"
 	    "[markdown]\nunsafe_html = true\n"
@@ -85,6 +87,7 @@ test_every_key(void)
 	CHECK_STR(c.author, "A", "author");
 	CHECK_STR(c.base_url, "https://example.org/study", "base_url loses its trailing slash");
 	CHECK_STR(c.theme, "mine", "theme");
+	CHECK_STR(c.site_id, "weather-2026_v.1", "site_id");
 	CHECK_INT(c.quiz.questions, 25, "quiz.questions");
 	CHECK_INT(c.quiz.reveal, REVEAL_END, "quiz.reveal end");
 	CHECK_INT(c.quiz.seconds_hard, 90, "quiz.seconds.hard");
@@ -167,6 +170,9 @@ static const struct bad_case bad[] = {
 	{ "base_url = \"example.org\"\n", 1, 12, "\"base_url\" must start with https:// or http://, not \"example.org\"" },
 	{ "theme = \"../x\"\n", 1, 9, "\"theme\" must name a folder in themes/, not \"../x\"" },
 	{ "quiz = 3\n", 1, 8, "\"quiz\" must be a table" },
+	{ "site_id = \"my site\"\n", 1, 11, "\"site_id\" must be 1 to 64 letters, digits, '.', '-' or '_', not \"my site\"" },
+	{ "site_id = \"\"\n", 1, 11, "\"site_id\" must be 1 to 64 letters, digits, '.', '-' or '_', not \"\"" },
+	{ "site_id = 7\n", 1, 11, "\"site_id\" must be a string" },
 	{ "language = \"en\\\" onload=\\\"x\"\n", 1, 12,
 	  "\"language\" must be a language tag such as \"en\" or \"pt-BR\", not \"en\" onload=\"x\"" },
 	{ "language = \"e\"\n", 1, 12, "\"language\" must be a language tag such as \"en\" or \"pt-BR\", not \"e\"" },
