@@ -117,6 +117,13 @@ async function runEnd(page, pattern) {
 	return seen;
 }
 
+/* The test's storage key on the open page: v2, with the site's identity. */
+async function storeKey(page) {
+	const site = await page.evaluate(() => document.body.getAttribute('data-site'));
+	assert.match(site || '', /^[0-9a-f]{16}$/, 'the fixture (no site_id) has a hash as data-site');
+	return `quizdeck:v2:${site}:test:weather`;
+}
+
 async function score(page) {
 	return ((await page.locator('#runner .results-fraction').textContent()) || '').trim();
 }
@@ -127,4 +134,4 @@ function countBy(list, key) {
 	return c;
 }
 
-module.exports = { TEST_PAGE, FIXTURE, openTest, startTest, current, shownOrder, choose, clickMain, runEach, runEnd, score, countBy, waitFor };
+module.exports = { TEST_PAGE, FIXTURE, storeKey, openTest, startTest, current, shownOrder, choose, clickMain, runEach, runEnd, score, countBy, waitFor };

@@ -7,8 +7,6 @@
 const { assert, newPage, waitFor, waitText, noProblems } = require('./lib.js');
 const h = require('./quiz-helpers.js');
 
-const KEY = 'quizdeck:v1:test:weather';
-
 /* A full run from disk: the default set-up, reveal after each, a known
  * pattern of answers, the results, a retry of the missed, history. */
 async function fullRunEach(env, base) {
@@ -19,15 +17,16 @@ async function fullRunEach(env, base) {
 		assert.equal(await page.locator('#setup-count').inputValue(), '6');
 		assert.ok(await page.getByRole('radio', { name: 'After each question' }).isChecked(), 'reveal default is not "each"');
 		assert.ok(await page.getByRole('radio', { name: 'Steady' }).isChecked(), 'mix default is not steady');
-		await waitText(page.locator('#setup-mix'), /^3 easy · 2 medium · 1 hard$/, 'mix note');
-		await waitText(page.locator('#setup-estimate'), /^12 in this pool · about 4 min$/, 'estimate');
+		/* The two samples, answered on the page, are not in the pool. */
+		await waitText(page.locator('#setup-mix'), /^2 easy · 2 medium · 2 hard$/, 'mix note');
+		await waitText(page.locator('#setup-estimate'), /^10 in this pool \(2 samples left out\) · about 5 min$/, 'estimate');
 		assert.ok(await page.locator('#history').isHidden(), 'history shows before any attempt');
 
 		await h.startTest(page);
 		assert.ok(await page.locator('#questions').isHidden(), 'the answered bank stays visible during the test');
 		const pattern = [true, false, true, true, false, true];
 		const seen = await h.runEach(page, pattern);
-		assert.deepEqual(h.countBy(seen, 'level'), { easy: 3, medium: 2, hard: 1 }, 'drawn difficulties');
+		assert.deepEqual(h.countBy(seen, 'level'), { easy: 2, medium: 2, hard: 2 }, 'drawn difficulties');
 		assert.equal(new Set(seen.map((q) => q.id)).size, 6, 'a question came twice');
 
 		assert.equal(await h.score(page), '4 of 6');
@@ -88,7 +87,7 @@ async function fullRunEach(env, base) {
 		await page.getByRole('button', { name: 'Clear my history' }).click();
 		await waitText(page.locator('#history'), /History cleared/, 'history after reset');
 		assert.equal(await page.locator('#history .history-item').count(), 0);
-		assert.equal(await page.evaluate((k) => localStorage.getItem(k), KEY), null);
+		assert.equal(await page.evaluate((k) => localStorage.getItem(k), await h.storeKey(page)), null);
 		noProblems(context);
 	} finally {
 		await context.close();
@@ -109,7 +108,7 @@ exports['practice test: topic, confident mix and count honoured; reveal at the e
 		await page.getByRole('spinbutton', { name: 'Questions' }).fill('3');
 		await page.getByRole('radio', { name: 'At the end' }).check();
 		await waitText(page.locator('#setup-mix'), /^2 medium · 1 hard$/, 'mix note');
-		await waitText(page.locator('#setup-estimate'), /^4 in this pool · about 3 min$/, 'estimate');
+		await waitText(page.locator('#setup-estimate'), /^3 in this pool \(1 sample left out\) · about 3 min$/, 'estimate');
 		/* The URL carries the set-up. */
 		const search = await page.evaluate(() => location.search);
 		assert.equal(search, '?topic=wind&mix=confident&count=3&reveal=end');
@@ -179,7 +178,7 @@ exports['practice test: a shared URL restores the set-up'] = async (env) => {
 		await h.openTest(page, env.fileBase, '?topic=nope&mix=wild&count=99&reveal=later');
 		assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), '');
 		assert.ok(await page.getByRole('radio', { name: 'Steady' }).isChecked(), 'mix fell back');
-		assert.equal(await page.getByRole('spinbutton', { name: 'Questions' }).inputValue(), '12');
+		assert.equal(await page.getByRole('spinbutton', { name: 'Questions' }).inputValue(), '10', 'count clamped to the pool without samples');
 		noProblems(context);
 	} finally {
 		await context.close();
@@ -218,7 +217,7 @@ exports['practice test: keyboard only, 1-9 and Enter, visible focus'] = async (e
 			await page.keyboard.press('Enter');
 			await waitText(page.locator('#runner .run-verdict > .verdict'), /Correct/);
 			const focused = await page.evaluate(() => document.activeElement.className);
-			assert.match(focused, /run-main/, 'focus did not move to the Next button');
+			assert.match(focused, /run-verdict/, 'focus did not move to the verdict');
 			await page.keyboard.press('Enter');
 		}
 		await page.locator('#runner .run-results').waitFor();
@@ -236,6 +235,7 @@ exports['practice test: corrupt, disabled and stale storage never break the page
 		const { context, page } = await newPage(env);
 		try {
 			await page.goto(env.fileBase + h.TEST_PAGE);
+			const KEY = await h.storeKey(page);
 			await page.evaluate((k) => localStorage.setItem(k, '{"attempts": [ {"at": 5}, oops'), KEY);
 			await h.openTest(page, env.fileBase, '?count=2');
 			assert.ok(await page.locator('#history').isHidden(), 'corrupt history shown');
@@ -278,6 +278,7 @@ exports['practice test: corrupt, disabled and stale storage never break the page
 		const { context, page } = await newPage(env);
 		try {
 			await page.goto(env.fileBase + h.TEST_PAGE);
+			const KEY = await h.storeKey(page);
 			const fps = await page.evaluate(() => {
 				const m = {};
 				document.querySelectorAll('#questions article.question').forEach((a) => { m[a.dataset.id] = a.dataset.fingerprint; });

@@ -8,20 +8,33 @@
  * HTML from strings.
  *
  * The set-up lives in the URL query (?topic=&mix=&count=&reveal=), so a
- * set-up can be shared and reloaded.
+ * set-up can be shared and reloaded. Each question of a test is a step of
+ * the browser's history (history.state { quiz: "question", index }), so
+ * Back and Forward move between questions, and a reload or a return from
+ * the guide lands on the question left.
  *
- * Saved state, localStorage["quizdeck:v1:test:<slug>"]:
- *   { attempts: [{ at, topic, mix, count, reveal, retry, score, total }],
- *     seen: { <question id>: { fp, right } } }
- * attempts are oldest first; seen holds each question's last result and
- * counts only while fp equals the question's data-fingerprint, so a
- * question whose text changed starts afresh. Storage that is disabled,
- * full or corrupt is treated as empty: the test still runs.
+ * Saved state, localStorage["quizdeck:v2:<site>:test:<slug>"], <site>
+ * the body's data-site (the pages of every site opened from disk share
+ * one storage area):
+ *   { attempts: [{ at, topic, mix, count, reveal, retry, score, total,
+ *                  left?, answered? }],
+ *     seen: { <question id>: { fp, right } },
+ *     current?: { at, setup, retry, index,
+ *                 items: [{ id, fp, order, chosen, checked, flagged }] } }
+ * attempts are oldest first; one with left: true was left unfinished,
+ * score counting its answered questions. seen holds each question's last
+ * result and counts only while fp equals the question's
+ * data-fingerprint, so a question whose text changed starts afresh.
+ * current is the test in progress, saved at every step; its questions
+ * that are gone or changed are dropped when it resumes. Progress saved
+ * under v1's key ("quizdeck:v1:test:<slug>") moves to v2's once. Storage
+ * that is disabled, full or corrupt is treated as empty: the test still
+ * runs.
  */
 (function () {
 	'use strict';
 
-	var STORE_PREFIX = 'quizdeck:v1:test:';
+	var STORE_V1 = 'quizdeck:v1:test:';
 	var MAX_ATTEMPTS = 50;        /* kept in storage */
 	var SHOWN_ATTEMPTS = 8;       /* listed on the set-up screen */
 	var LEVELS = ['easy', 'medium', 'hard'];
@@ -96,7 +109,7 @@
 	/* ---- storage: every access guarded ---- */
 
 	function loadState(key) {
-		var empty = { attempts: [], seen: {} };
+		var empty = { attempts: [], seen: {}, current: null };
 		var raw;
 		try {
 			raw = window.localStorage.getItem(key);
@@ -111,7 +124,7 @@
 			return empty;
 		}
 		if (!data || typeof data !== 'object') return empty;
-		var state = { attempts: [], seen: {} };
+		var state = { attempts: [], seen: {}, current: null };
 		if (Array.isArray(data.attempts)) {
 			data.attempts.forEach(function (a) {
 				if (a && typeof a.at === 'string' && typeof a.score === 'number' &&
@@ -126,6 +139,8 @@
 					state.seen[id] = { fp: s.fp, right: s.right };
 			});
 		}
+		if (data.current && typeof data.current === 'object' && Array.isArray(data.current.items))
+			state.current = data.current;
 		return state;
 	}
 
@@ -136,6 +151,17 @@
 		} catch (e) {
 			return false;
 		}
+	}
+
+	/* Moves v1's record to key, once: v1's is removed when v2's is written. */
+	function migrateState(v1key, key) {
+		try {
+			if (window.localStorage.getItem(key) !== null) return;
+			if (window.localStorage.getItem(v1key) === null) return;
+		} catch (e) {
+			return;
+		}
+		if (saveState(key, loadState(v1key))) removeState(v1key);
 	}
 
 	function removeState(key) {
@@ -174,6 +200,7 @@
 				topicTitle: topicEl ? (topicEl.getAttribute('data-title') || '') : '',
 				level: level,
 				multi: a.getAttribute('data-kind') === 'multi',
+				sample: a.getAttribute('data-sample') === 'true',
 				fp: a.getAttribute('data-fingerprint') || '',
 				options: options,
 				stem: a.querySelector('.stem'),
@@ -255,7 +282,8 @@
 			.map(function (id) { return document.getElementById(id); })
 			.filter(Boolean);
 		this.slug = form.getAttribute('data-test') || 'test';
-		this.key = STORE_PREFIX + this.slug;
+		this.key = 'quizdeck:v2:' + (document.body.getAttribute('data-site') || '') + ':test:' + this.slug;
+		migrateState(STORE_V1 + this.slug, this.key);
 		this.passMark = parseFloat(form.getAttribute('data-pass-mark'));
 		if (!(this.passMark >= 0 && this.passMark <= 1)) this.passMark = 0.7;
 		this.seconds = {};
@@ -279,10 +307,11 @@
 		this.mixNote = document.getElementById('setup-mix');
 		this.estimate = document.getElementById('setup-estimate');
 		this.run = null;
-
+		this.parked = null;
 		this.restoreSetup();
 		this.updateSetup(false);
 		this.renderHistory();
+		this.renderResume();
 
 		form.addEventListener('change', function () { self.updateSetup(true); });
 		form.addEventListener('input', function () { self.updateSetup(true); });
@@ -291,13 +320,28 @@
 			self.start(self.readSetup(), null);
 		});
 		document.addEventListener('keydown', function (e) { self.onKey(e); });
+		window.addEventListener('popstate', function (e) { self.onHistory(e.state); });
 
 		this.setup.hidden = false;
+		/* A reload, or Back from the guide, on a question step: go on there. */
+		var st = historyState();
+		if (st && st.quiz === 'question') {
+			var saved = this.savedRun();
+			if (saved) this.resume(saved, parseInt(st.index, 10), 'none');
+		}
 	}
 
-	/* The questions a topic choice draws from. */
+	/* The questions a topic choice draws from: the samples, answered on
+	 * the page, only when the topic has nothing else. */
 	QuizPage.prototype.pool = function (topic) {
-		return this.bank.filter(function (q) { return !topic || q.topic === topic; });
+		var all = this.bank.filter(function (q) { return !topic || q.topic === topic; });
+		var unseen = all.filter(function (q) { return !q.sample; });
+		return unseen.length ? unseen : all;
+	};
+
+	QuizPage.prototype.samplesLeftOut = function (topic) {
+		var all = this.bank.filter(function (q) { return !topic || q.topic === topic; });
+		return all.length - this.pool(topic).length;
 	};
 
 	QuizPage.prototype.radioValue = function (name) {
@@ -369,8 +413,10 @@
 		LEVELS.forEach(function (d) { secs += take[d] * self.seconds[d]; });
 		if (this.mixNote) this.mixNote.textContent = describeMix(take);
 		if (this.estimate) {
-			this.estimate.textContent = pool.length + ' in this pool · about ' +
-				Math.max(1, Math.round(secs / 60)) + ' min';
+			var out = this.samplesLeftOut(s.topic);
+			this.estimate.textContent = pool.length + ' in this pool' +
+				(out ? ' (' + out + (out === 1 ? ' sample' : ' samples') + ' left out)' : '') +
+				' · about ' + Math.max(1, Math.round(secs / 60)) + ' min';
 		}
 		if (fromUser) this.writeUrl(s);
 	};
@@ -404,21 +450,153 @@
 		return picked;
 	};
 
-	/* Starts a test: questions given (a retry) or drawn from the set-up. */
-	QuizPage.prototype.start = function (setup, questions) {
-		var list = questions || this.draw(setup);
-		if (!list.length) return;
-		this.run = {
+	/* ---- the test in progress: saved at every step, one history step per question ---- */
+
+	function historyState() {
+		try {
+			return window.history.state;
+		} catch (e) {
+			return null;
+		}
+	}
+
+	/* Adds (or, with replace, rewrites) a step of the browser's history. */
+	function step(state, replace) {
+		try {
+			if (replace) window.history.replaceState(state, '', window.location.href);
+			else window.history.pushState(state, '', window.location.href);
+		} catch (e) {
+			/* some file:// setups refuse: the test runs without the steps */
+		}
+	}
+
+	function runRecord(run) {
+		return {
+			at: run.at,
+			setup: run.setup,
+			retry: run.retry,
+			index: run.index,
+			items: run.items.map(function (item) {
+				return {
+					id: item.q.id, fp: item.q.fp, order: item.order, chosen: item.chosen,
+					checked: item.checked, flagged: !!item.flagged, hint: !!item.hint
+				};
+			})
+		};
+	}
+
+	/* Whether list holds each of 0..n-1 once. */
+	function isPermutation(list, n) {
+		if (!Array.isArray(list) || list.length !== n) return false;
+		var seen = {};
+		return list.every(function (i) {
+			if (typeof i !== 'number' || i < 0 || i >= n || seen[i]) return false;
+			seen[i] = true;
+			return true;
+		});
+	}
+
+	QuizPage.prototype.saveRun = function () {
+		var run = this.run;
+		if (!run || run.done) return;
+		var state = loadState(this.key);
+		state.current = runRecord(run);
+		saveState(this.key, state);
+	};
+
+	/* The saved test in progress, its questions matched to the page's, or
+	 * null. A question gone or changed since is dropped. */
+	QuizPage.prototype.savedRun = function () {
+		var cur = loadState(this.key).current;
+		if (!cur) return null;
+		var self = this, items = [];
+		cur.items.forEach(function (r) {
+			var q = r && self.byId[r.id];
+			if (!q || q.fp !== r.fp || !isPermutation(r.order, q.options.length) || !Array.isArray(r.chosen)) return;
+			var chosen = [];
+			r.chosen.forEach(function (i) {
+				if (typeof i === 'number' && i >= 0 && i < q.options.length && chosen.indexOf(i) < 0) chosen.push(i);
+			});
+			if (!q.multi) chosen = chosen.slice(0, 1);
+			items.push({
+				q: q, order: r.order.slice(), chosen: chosen,
+				checked: r.checked === true && chosen.length > 0,
+				flagged: r.flagged === true, hint: r.hint === true
+			});
+		});
+		if (!items.length) return null;
+		var s = cur.setup && typeof cur.setup === 'object' ? cur.setup : {};
+		var setup = {
+			topic: typeof s.topic === 'string' ? s.topic : '',
+			mix: MIXES[s.mix] ? s.mix : 'steady',
+			count: items.length,
+			reveal: s.reveal === 'end' ? 'end' : 'each'
+		};
+		var index = parseInt(cur.index, 10);
+		return {
+			at: typeof cur.at === 'string' ? cur.at : new Date().toISOString(),
 			setup: setup,
-			retry: !!questions,
+			retry: cur.retry === true,
 			reveal: setup.reveal,
-			index: 0,
-			items: list.map(function (q) {
-				var order = shuffle(q.options.map(function (o, i) { return i; }));
-				return { q: q, order: order, chosen: [], checked: false };
-			}),
+			index: index >= 0 && index < items.length ? index : 0,
+			items: items,
 			done: false
 		};
+	};
+
+	/* An unfinished test goes into the history with what was answered (a
+	 * test with no answer at all leaves nothing); it is no longer current. */
+	QuizPage.prototype.recordLeft = function (run) {
+		var state = loadState(this.key);
+		state.current = null;
+		var answered = 0, right = 0;
+		run.items.forEach(function (item) {
+			if (!item.chosen.length) return;
+			answered++;
+			if (isRight(item)) right++;
+		});
+		if (answered) {
+			state.attempts.push({
+				at: new Date().toISOString(),
+				topic: run.setup.topic,
+				mix: run.setup.mix,
+				count: run.items.length,
+				reveal: run.reveal,
+				retry: run.retry,
+				score: right,
+				total: run.items.length,
+				answered: answered,
+				left: true
+			});
+			if (state.attempts.length > MAX_ATTEMPTS)
+				state.attempts = state.attempts.slice(state.attempts.length - MAX_ATTEMPTS);
+		}
+		saveState(this.key, state);
+	};
+
+	/* The set-up screen's offer to go on with the saved test. */
+	QuizPage.prototype.renderResume = function () {
+		var self = this;
+		var box = document.getElementById('resume');
+		if (box) box.parentNode.removeChild(box);
+		var run = this.savedRun();
+		if (!run) return;
+		var answered = run.items.filter(function (item) { return item.chosen.length; }).length;
+		box = el('div', 'resume');
+		box.id = 'resume';
+		box.appendChild(el('p', 'resume-what', 'You have a test in progress: ' + this.topicName(run.setup.topic) +
+			' · ' + (run.retry ? 'retry of missed · ' : '') + answered + ' of ' + run.items.length + ' answered.'));
+		var go = el('button', 'button primary resume-button',
+			'Resume test (question ' + (run.index + 1) + ' of ' + run.items.length + ')');
+		go.type = 'button';
+		go.addEventListener('click', function () { self.resume(self.savedRun() || run, null, 'push'); });
+		box.appendChild(go);
+		box.appendChild(el('p', 'resume-note', 'Starting a new test keeps this one in your history as unfinished.'));
+		var title = document.getElementById('setup-title');
+		this.setup.insertBefore(box, title ? title.nextSibling : this.setup.firstChild);
+	};
+
+	QuizPage.prototype.showRunner = function () {
 		this.hideWhileRunning.forEach(function (node) { node.hidden = true; });
 		this.runner.hidden = false;
 		clear(this.runner);
@@ -428,7 +606,61 @@
 		this.status.setAttribute('aria-live', 'polite');
 		this.runner.appendChild(this.stage);
 		this.runner.appendChild(this.status);
+	};
+
+	/* Shows run at index (null: where it was left). how: 'push' adds a
+	 * history step, 'replace' rewrites this one, 'none' leaves history be
+	 * (the step is already there). */
+	QuizPage.prototype.resume = function (run, index, how) {
+		if (index !== null && index >= 0 && index < run.items.length) run.index = index;
+		this.run = run;
+		this.parked = null;
+		this.showRunner();
 		this.renderQuestion(true);
+		this.saveRun();
+		if (how !== 'none') step({ quiz: 'question', index: run.index }, how === 'replace');
+	};
+
+	/* Starts a test: questions given (a retry) or drawn from the set-up.
+	 * A test left in progress goes into the history as unfinished. */
+	QuizPage.prototype.start = function (setup, questions) {
+		var list = questions || this.draw(setup);
+		if (!list.length) return;
+		var left = this.parked || this.savedRun();
+		if (left && !left.done) this.recordLeft(left);
+		this.resume({
+			at: new Date().toISOString(),
+			setup: setup,
+			retry: !!questions,
+			reveal: setup.reveal,
+			index: 0,
+			items: list.map(function (q) {
+				var order = shuffle(q.options.map(function (o, i) { return i; }));
+				return { q: q, order: order, chosen: [], checked: false, flagged: false, hint: false };
+			}),
+			done: false
+		}, 0, 'push');
+	};
+
+	/* Back and Forward: a question step shows that question, going on with
+	 * the test in memory or the saved one; anything else the set-up. */
+	QuizPage.prototype.onHistory = function (st) {
+		if (st && st.quiz === 'question') {
+			var index = parseInt(st.index, 10);
+			if (this.run && !this.runner.hidden) {
+				this.go(index, true);
+				return;
+			}
+			var run = this.parked || this.savedRun();
+			if (run) {
+				this.resume(run, index, 'none');
+				return;
+			}
+		} else if (st && st.quiz === 'results' && this.run && this.run.done) {
+			this.showResults(true);
+			return;
+		}
+		if (!this.runner.hidden) this.showSetup(true);
 	};
 
 	QuizPage.prototype.announce = function (text) {
@@ -448,6 +680,29 @@
 	/* Whether a question shows its answer now. */
 	QuizPage.prototype.revealed = function (item) {
 		return this.run.done || (this.run.reveal === 'each' && item.checked);
+	};
+
+	/* The hint, behind a button that shows and hides it. */
+	QuizPage.prototype.hintBox = function (item) {
+		var self = this;
+		var box = el('div', 'run-hint-box');
+		var toggle = el('button', 'button quiet run-hint-toggle', item.hint ? 'Hide hint' : 'Show hint');
+		toggle.type = 'button';
+		toggle.setAttribute('aria-expanded', item.hint ? 'true' : 'false');
+		toggle.setAttribute('aria-controls', 'run-hint');
+		var hint = cloneChildren(item.q.hint, el('blockquote', 'run-hint'));
+		hint.id = 'run-hint';
+		hint.hidden = !item.hint;
+		toggle.addEventListener('click', function () {
+			item.hint = !item.hint;
+			hint.hidden = !item.hint;
+			toggle.textContent = item.hint ? 'Hide hint' : 'Show hint';
+			toggle.setAttribute('aria-expanded', item.hint ? 'true' : 'false');
+			self.saveRun();
+		});
+		box.appendChild(toggle);
+		box.appendChild(hint);
+		return box;
 	};
 
 	QuizPage.prototype.renderQuestion = function (focusHeading) {
@@ -488,7 +743,11 @@
 		cloneChildren(q.stem, legend);
 		fieldset.appendChild(legend);
 		if (q.stemBody) fieldset.appendChild(cloneChildren(q.stemBody, el('div', 'run-stem-body')));
-		if (q.hint) fieldset.appendChild(cloneChildren(q.hint, el('blockquote', 'run-hint')));
+		if (q.hint) fieldset.appendChild(this.hintBox(item));
+		/* The verdict sits above the options, so after Check it and the
+		 * chosen option's feedback are in view together. */
+		var verdict = shown ? this.verdict(item) : null;
+		if (verdict) fieldset.appendChild(verdict);
 		fieldset.appendChild(el('p', 'run-instruction',
 			q.multi ? 'Choose every answer that applies.' : 'Choose one answer.'));
 
@@ -518,7 +777,8 @@
 				if (chosen && !opt.correct) li.classList.add('is-wrong');
 				var tag = optionTag(opt.correct, chosen);
 				if (tag) li.appendChild(tag);
-				if (opt.feedback && (chosen || opt.correct))
+				/* The chosen options' feedback is in the verdict. */
+				if (opt.feedback && opt.correct && !chosen)
 					li.appendChild(cloneChildren(opt.feedback, el('div', 'run-feedback')));
 			}
 			list.appendChild(li);
@@ -527,7 +787,16 @@
 		fieldset.appendChild(list);
 		form.appendChild(fieldset);
 
-		if (shown) form.appendChild(this.verdict(item));
+		if (shown && q.explanation) {
+			var why = el('div', 'run-explanation');
+			why.appendChild(el('h3', 'run-explanation-title', 'Why'));
+			cloneChildren(q.explanation, why);
+			form.appendChild(why);
+		}
+
+		this.problem = el('p', 'run-problem');
+		this.problem.hidden = true;
+		form.appendChild(this.problem);
 
 		var actions = el('div', 'run-actions');
 		var prev = el('button', 'button run-prev', 'Previous question');
@@ -544,7 +813,7 @@
 		leave.hidden = run.done && last;
 		leave.addEventListener('click', function () {
 			if (run.done) self.showResults();
-			else self.showSetup();
+			else self.confirmLeave(form, leave);
 		});
 		actions.appendChild(prev);
 		actions.appendChild(main);
@@ -558,13 +827,54 @@
 			e.preventDefault();
 			self.primary();
 		});
-		form.addEventListener('change', function () { self.readChoice(); });
+		form.addEventListener('change', function (e) {
+			if (e.target && e.target.name === 'answer') self.readChoice();
+		});
 		this.stage.appendChild(form);
 		this.mainButton = main;
+		this.verdictBox = verdict;
 		if (focusHeading) {
 			count.focus();
 			this.scrollToRunner();
 		}
+	};
+
+	/* "Leave the test" asks first; the answer is a choice of two buttons
+	 * under the actions, "Keep going" focused. */
+	QuizPage.prototype.confirmLeave = function (form, opener) {
+		var self = this;
+		var old = form.querySelector('.run-confirm');
+		if (old) {
+			old.querySelector('.run-stay').focus();
+			return;
+		}
+		var box = el('div', 'run-confirm');
+		box.setAttribute('role', 'group');
+		box.setAttribute('aria-labelledby', 'run-confirm-text');
+		var text = el('p', null, 'Leave this test? It goes into your history as unfinished, with the answers you gave.');
+		text.id = 'run-confirm-text';
+		box.appendChild(text);
+		var yes = el('button', 'button run-yes', 'Yes, leave the test');
+		yes.type = 'button';
+		yes.addEventListener('click', function () { self.leave(); });
+		var stay = el('button', 'button primary run-stay', 'Keep going');
+		stay.type = 'button';
+		stay.addEventListener('click', function () {
+			box.parentNode.removeChild(box);
+			opener.focus();
+		});
+		box.appendChild(stay);
+		box.appendChild(yes);
+		form.insertBefore(box, opener.parentNode.nextSibling);
+		stay.focus();
+	};
+
+	QuizPage.prototype.leave = function () {
+		var run = this.run;
+		if (!run || run.done) return;
+		this.readChoice();
+		this.recordLeft(run);
+		this.showSetup();
 	};
 
 	function optionTag(correct, chosen) {
@@ -585,26 +895,34 @@
 		return tag || null;
 	}
 
-	/* The verdict and the explanation under a revealed question. */
+	/* The verdict above a revealed question's options: right or wrong, the
+	 * feedback on the options chosen, the right answer. */
 	QuizPage.prototype.verdict = function (item) {
 		var box = el('div', 'run-verdict');
+		box.tabIndex = -1;
 		var right = isRight(item);
 		var line = el('p', 'verdict ' + (right ? 'verdict-right' : 'verdict-wrong'));
 		line.appendChild(icon(right ? '✓' : '✗'));
 		line.appendChild(document.createTextNode(' ' +
 			(right ? 'Correct' : item.chosen.length ? 'Incorrect' : 'Not answered')));
 		box.appendChild(line);
+		var q = item.q;
+		item.chosen.forEach(function (i) {
+			if (!q.options[i].feedback) return;
+			var about = el('div', 'run-feedback run-feedback-yours');
+			var lead = el('p', 'run-feedback-lead');
+			lead.appendChild(el('strong', null, 'On your answer, '));
+			cloneInline(q.options[i].text, lead);
+			lead.appendChild(document.createTextNode(':'));
+			about.appendChild(lead);
+			cloneChildren(q.options[i].feedback, about);
+			box.appendChild(about);
+		});
 		if (!right) {
 			var answer = el('p', 'run-answer');
 			answer.appendChild(el('strong', null, 'The right answer: '));
-			this.appendAnswerText(item.q, correctIndexes(item.q), answer);
+			this.appendAnswerText(q, correctIndexes(q), answer);
 			box.appendChild(answer);
-		}
-		if (item.q.explanation) {
-			var why = el('div', 'run-explanation');
-			why.appendChild(el('h3', 'run-explanation-title', 'Why'));
-			cloneChildren(item.q.explanation, why);
-			box.appendChild(why);
 		}
 		return box;
 	};
@@ -638,6 +956,8 @@
 			if (input.checked) item.chosen.push(parseInt(input.value, 10));
 			lis[i].classList.toggle('is-chosen', input.checked);
 		});
+		if (item.chosen.length && this.problem) this.problem.hidden = true;
+		this.saveRun();
 	};
 
 	/* Check, Next or Finish, whichever the main button says. */
@@ -654,27 +974,39 @@
 		this.readChoice();
 		if (run.reveal === 'each' && !item.checked) {
 			if (!item.chosen.length) {
+				clear(this.problem);
+				this.problem.appendChild(icon('!'));
+				this.problem.appendChild(document.createTextNode(' Choose an answer first.'));
+				this.problem.hidden = false;
 				this.announce('Choose an answer first.');
 				return;
 			}
 			item.checked = true;
+			this.saveRun();
 			this.renderQuestion(false);
 			var right = isRight(item);
 			this.announce(right ? 'Correct.' :
 				'Incorrect. The right answer: ' + answerText(item.q, correctIndexes(item.q)) + '.');
-			this.mainButton.focus();
+			/* Focus on the verdict brings it, and the feedback under it, into
+			 * view; Enter there moves on, as on the button. */
+			this.verdictBox.focus({ preventScroll: true });
+			this.verdictBox.scrollIntoView({ block: 'start', behavior: 'auto' });
 			return;
 		}
 		if (last) this.finish();
 		else this.go(run.index + 1);
 	};
 
-	QuizPage.prototype.go = function (index) {
+	/* Shows question index; fromHistory: Back or Forward brought it, so no
+	 * new step. */
+	QuizPage.prototype.go = function (index, fromHistory) {
 		var run = this.run;
-		if (!run || index < 0 || index >= run.items.length) return;
-		if (!this.revealed(run.items[run.index])) this.readChoice();
+		if (!run || !(index >= 0 && index < run.items.length)) return;
+		if (this.stage.querySelector('.run-question') && !this.revealed(run.items[run.index])) this.readChoice();
 		run.index = index;
 		this.renderQuestion(true);
+		this.saveRun();
+		if (!fromHistory) step({ quiz: 'question', index: index }, false);
 	};
 
 	/* Picks the nth shown option (keys 1-9). */
@@ -724,6 +1056,7 @@
 		run.score = score;
 
 		var state = loadState(this.key);
+		state.current = null;
 		state.attempts.push({
 			at: new Date().toISOString(),
 			topic: run.setup.topic,
@@ -749,7 +1082,8 @@
 		this.announce('Test finished: ' + score + ' of ' + run.items.length + ' right.');
 	};
 
-	QuizPage.prototype.showResults = function () {
+	/* fromHistory: Back or Forward brought it, so no new step. */
+	QuizPage.prototype.showResults = function (fromHistory) {
 		var self = this, run = this.run;
 		var total = run.items.length, score = run.score;
 		var passed = score / total >= this.passMark - 1e-9;
@@ -802,6 +1136,7 @@
 		this.stage.appendChild(box);
 		title.focus();
 		this.scrollToRunner();
+		if (!fromHistory) step({ quiz: 'results' }, false);
 	};
 
 	/* A small bar chart: one row per group, the value as text beside the bar. */
@@ -927,13 +1262,18 @@
 		return section;
 	};
 
-	/* Back to the set-up screen, with the history brought up to date. */
-	QuizPage.prototype.showSetup = function () {
+	/* Back to the set-up screen, with the history brought up to date.
+	 * fromHistory: Back brought it, so no new step, and a test in progress
+	 * stays (in memory too, should storage fail) for Forward or Resume. */
+	QuizPage.prototype.showSetup = function (fromHistory) {
+		this.parked = fromHistory && this.run && !this.run.done ? this.run : null;
 		this.run = null;
 		clear(this.runner);
 		this.runner.hidden = true;
 		this.hideWhileRunning.forEach(function (node) { node.hidden = false; });
 		this.renderHistory();
+		this.renderResume();
+		if (!fromHistory) step({ quiz: 'setup' }, false);
 		var title = document.getElementById('setup-title');
 		if (title) {
 			title.tabIndex = -1;
@@ -969,6 +1309,13 @@
 				a.total + (a.total === 1 ? ' question' : ' questions') +
 				(a.retry ? ' (retry of missed)' : '');
 			li.appendChild(el('span', 'history-setup', what));
+			if (a.left === true) {
+				var answered = typeof a.answered === 'number' ? a.answered : a.score;
+				li.appendChild(el('span', 'history-score history-left', 'Unfinished: ' + answered + ' of ' +
+					a.total + ' answered, ' + a.score + ' right'));
+				list.appendChild(li);
+				return;
+			}
 			var passed = a.score / a.total >= self.passMark - 1e-9;
 			var score = el('span', 'history-score ' + (passed ? 'verdict-right' : 'verdict-wrong'));
 			score.appendChild(icon(passed ? '✓' : '✗'));
