@@ -40,6 +40,20 @@ async function eachScheme(env, fn) {
 	}
 }
 
+/* A check per scheme, for pages with many states: each within the runner's time limit. */
+function perScheme(name, fn) {
+	for (const colorScheme of ['light', 'dark']) {
+		exports[`${name}, ${colorScheme}`] = async (env) => {
+			const { context, page } = await newPage(env, { bypassCSP: true, colorScheme });
+			try {
+				await fn(page, colorScheme, env);
+			} finally {
+				await context.close();
+			}
+		};
+	}
+}
+
 exports['axe: home, chapter and 404 pages, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
 	for (const rel of ['index.html', 'guide/clouds-and-rain/index.html', '404.html']) {
 		await page.goto(env.fileBase + rel);
@@ -47,7 +61,7 @@ exports['axe: home, chapter and 404 pages, light and dark'] = (env) => eachSchem
 	}
 });
 
-exports['axe: test page at set-up, mid-run with an answer revealed, and results, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+perScheme('axe: test page at set-up, mid-run with an answer revealed, and results', async (page, scheme, env) => {
 	await h.openTest(page, env.fileBase, '?count=3');
 	report(`set-up (${scheme})`, await axe(page));
 	await h.startTest(page);
@@ -65,6 +79,46 @@ exports['axe: test page at set-up, mid-run with an answer revealed, and results,
 	report(`results (${scheme})`, await axe(page));
 	await page.getByRole('button', { name: 'New test' }).click();
 	report(`set-up with history (${scheme})`, await axe(page));
+});
+
+perScheme('axe: test page with a hint open, a verdict with feedback, Choose first, Leave asked, Resume offered and an unfinished attempt', async (page, scheme, env) => {
+	/* Clouds without its sample: cirrus, nimbus (with a hint) and fog (feedback on a wrong option). */
+	await h.openTest(page, env.fileBase, '?topic=clouds&count=3');
+	await h.startTest(page);
+	for (let i = 0; i < 3; i++) {
+		const q = await h.current(page);
+		if (q.id === 'nimbus') {
+			await page.getByRole('button', { name: 'Show hint' }).click();
+			report(`hint open (${scheme})`, await axe(page));
+		}
+		if (i === 0) {
+			await page.getByRole('button', { name: 'Check' }).click();
+			await page.locator('#runner .run-problem').waitFor();
+			report(`choose first (${scheme})`, await axe(page));
+		}
+		if (q.id === 'fog') {
+			await page.locator('#runner input[name="answer"][value="0"]').check();
+			await page.getByRole('button', { name: 'Check' }).click();
+			await page.locator('#runner .run-feedback-yours').waitFor();
+			report(`verdict with feedback (${scheme})`, await axe(page));
+		} else {
+			await h.choose(page, true);
+			await h.clickMain(page);
+		}
+		await page.locator('#runner .run-verdict').waitFor();
+		if (i < 2) await h.clickMain(page);
+	}
+	await page.getByRole('button', { name: 'Leave the test' }).click();
+	await page.getByRole('button', { name: 'Keep going' }).waitFor();
+	report(`leave asked (${scheme})`, await axe(page));
+	await h.openTest(page, env.fileBase);
+	await page.getByRole('button', { name: /^Resume test/ }).waitFor();
+	report(`resume offered (${scheme})`, await axe(page));
+	await page.getByRole('button', { name: /^Resume test/ }).click();
+	await page.getByRole('button', { name: 'Leave the test' }).click();
+	await page.getByRole('button', { name: 'Yes, leave the test' }).click();
+	await page.locator('#history .history-left').waitFor();
+	report(`unfinished attempt in the history (${scheme})`, await axe(page));
 });
 
 exports['axe: deck page, front and back of a card, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {

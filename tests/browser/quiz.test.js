@@ -336,3 +336,255 @@ exports['practice test: without JavaScript the page shows every question and ans
 		await context.close();
 	}
 };
+
+/* Waits for "Question n of total" and returns the question on screen. */
+async function at(page, n, total) {
+	await waitText(page.locator('#runner .run-count'), new RegExp(`^Question ${n} of ${total}$`), 'question counter');
+	return h.current(page);
+}
+
+exports['practice test: a test in progress survives reload, Back and Forward, the guide and a new visit; Leave asks and keeps it'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?count=4');
+		await h.startTest(page);
+		const first = await h.choose(page, true);
+		await h.clickMain(page, /^Next question$/);
+		await h.clickMain(page);
+		const second = await at(page, 2, 4);
+		await h.choose(page, false);
+
+		/* Reload: the same question, the answer still chosen. */
+		await page.reload();
+		assert.equal((await at(page, 2, 4)).id, second.id, 'reload showed another question');
+		assert.equal(await page.locator('#runner input[name="answer"]:checked').count(), 1, 'the chosen answer was lost on reload');
+		assert.ok(await page.locator('#setup').isHidden(), 'the set-up shows during the test');
+
+		/* Back goes to the previous question, checked as it was; Forward returns. */
+		await page.goBack();
+		assert.equal((await at(page, 1, 4)).id, first.id, 'Back did not show question 1');
+		await waitText(page.locator('#runner .run-verdict > .verdict'), /Correct/, 'question 1 verdict after Back');
+		await page.goForward();
+		assert.equal((await at(page, 2, 4)).id, second.id, 'Forward did not return to question 2');
+
+		/* Back past the first question: the set-up, offering to resume. */
+		await page.goBack();
+		await at(page, 1, 4);
+		await page.goBack();
+		await page.locator('#setup').waitFor({ state: 'visible' });
+		assert.ok(await page.getByRole('button', { name: 'Resume test (question 1 of 4)' }).isVisible(), 'no Resume offer after Back');
+		await page.goForward();
+		assert.equal((await at(page, 1, 4)).id, first.id, 'Forward from the set-up');
+
+		/* Check question 2, follow the explanation into the guide, come back. */
+		await h.clickMain(page);
+		await at(page, 2, 4);
+		await h.clickMain(page, /^Next question$/);
+		await waitText(page.locator('#runner .run-verdict > .verdict'), /Incorrect/, 'question 2 verdict');
+		await page.locator('#runner .run-explanation a[href*="guide/"]').first().click();
+		await page.waitForURL(/\/guide\//);
+		await page.goBack();
+		assert.equal((await at(page, 2, 4)).id, second.id, 'Back from the guide did not show question 2');
+		await waitText(page.locator('#runner .run-verdict > .verdict'), /Incorrect/, 'verdict after the guide');
+
+		/* A new visit (no history): the set-up offers to resume, and does. */
+		const again = await context.newPage();
+		await h.openTest(again, env.fileBase);
+		await again.getByRole('button', { name: 'Resume test (question 2 of 4)' }).click();
+		assert.equal((await at(again, 2, 4)).id, second.id, 'Resume showed another question');
+
+		/* Leave asks first; Keep going stays; leaving files it as unfinished. */
+		await again.getByRole('button', { name: 'Leave the test' }).click();
+		const ask = again.getByRole('group', { name: /^Leave this test\?/ });
+		await ask.waitFor();
+		assert.equal(await again.evaluate(() => document.activeElement.textContent), 'Keep going', 'focus in the question');
+		await again.getByRole('button', { name: 'Keep going' }).click();
+		assert.equal(await ask.count(), 0, 'the question stayed after Keep going');
+		await at(again, 2, 4);
+		await again.getByRole('button', { name: 'Leave the test' }).click();
+		await again.getByRole('button', { name: 'Yes, leave the test' }).click();
+		await again.locator('#setup').waitFor({ state: 'visible' });
+		await waitText(again.locator('#history .history-item').first(), /All topics · steady · 4 questions\s*Unfinished: 2 of 4 answered, 1 right$/, 'unfinished attempt');
+		assert.equal(await again.getByRole('button', { name: /^Resume test/ }).count(), 0, 'Resume offered after leaving');
+		const saved = JSON.parse(await again.evaluate((k) => localStorage.getItem(k), await h.storeKey(again)));
+		assert.equal(saved.current, null, 'the left test is still current');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['practice test: starting a new test files the one in progress as unfinished'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.httpBase, '?count=3&reveal=end');
+		await h.startTest(page);
+		await h.choose(page, true);
+		await h.clickMain(page);
+		await at(page, 2, 3);
+		await h.openTest(page, env.httpBase, '?count=2');
+		assert.ok(await page.getByRole('button', { name: 'Resume test (question 2 of 3)' }).isVisible(), 'no Resume offer');
+		await h.startTest(page);
+		await at(page, 1, 2);
+		await page.goBack();
+		await page.locator('#setup').waitFor({ state: 'visible' });
+		await waitText(page.locator('#history .history-item').first(), /3 questions\s*Unfinished: 1 of 3 answered, 1 right$/, 'the replaced test in the history');
+		assert.ok(await page.getByRole('button', { name: 'Resume test (question 1 of 2)' }).isVisible(), 'the new test is not the one to resume');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+/* Whether a locator's box lies within the viewport. */
+async function inView(locator) {
+	return locator.evaluate((e) => {
+		const r = e.getBoundingClientRect();
+		return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+	});
+}
+
+exports['practice test at 390 px: after Check the verdict and the chosen option\'s feedback are in view; "Choose an answer first" shows'] = async (env) => {
+	const { context, page } = await newPage(env, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+	try {
+		/* Wind without its sample: three questions, each with feedback on a wrong option. */
+		await h.openTest(page, env.fileBase, '?topic=wind&count=3');
+		await h.startTest(page);
+		for (let i = 0; i < 3; i++) {
+			const q = await at(page, i + 1, 3);
+			await page.getByRole('button', { name: 'Check' }).click();
+			const problem = page.locator('#runner .run-problem');
+			await waitText(problem, /^! Choose an answer first\.$/, 'visible message');
+			assert.ok(await problem.isVisible() && await inView(problem), 'the message is not in view');
+			const withFeedback = await page.evaluate((id) => {
+				const lis = document.querySelectorAll('#questions article[data-id="' + CSS.escape(id) + '"] li.option');
+				for (let k = 0; k < lis.length; k++)
+					if (lis[k].dataset.correct === 'false' && lis[k].querySelector('.option-feedback')) return k;
+				return -1;
+			}, q.id);
+			assert.ok(withFeedback >= 0, `${q.id} has no wrong option with feedback`);
+			await page.locator(`#runner input[name="answer"][value="${withFeedback}"]`).check();
+			assert.ok(await problem.isHidden(), 'the message stays after choosing');
+			await page.getByRole('button', { name: 'Check' }).click();
+			const verdict = page.locator('#runner .run-verdict > .verdict');
+			await waitText(verdict, /Incorrect/, 'verdict');
+			await page.waitForTimeout(100);
+			assert.ok(await inView(verdict), `${q.id}: the verdict is out of view`);
+			const feedback = page.locator('#runner .run-feedback-yours');
+			assert.ok(await inView(feedback), `${q.id}: the chosen option's feedback is out of view`);
+			const want = await page.evaluate(([id, k]) => document.querySelectorAll('#questions article[data-id="' + CSS.escape(id) + '"] li.option')[k]
+				.querySelector('.option-feedback').textContent.trim(), [q.id, withFeedback]);
+			await waitText(feedback, new RegExp(want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the chosen option\'s feedback');
+			await page.getByRole('button', { name: i === 2 ? 'See your results' : 'Next question' }).click();
+		}
+		await page.locator('#runner .run-results').waitFor();
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['practice test: the samples answered on the page are never drawn, and stay in the full list'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?count=10&reveal=end');
+		const samples = await page.locator('#questions article[data-sample="true"]').evaluateAll((l) => l.map((a) => a.dataset.id));
+		assert.deepEqual(samples.sort(), ['cumulus', 'direction'], 'the bank marks the samples');
+		assert.equal(await page.locator('#samples article.sample').count(), 2, 'the samples section');
+		await h.startTest(page);
+		const seen = await h.runEnd(page, Array(10).fill(true));
+		assert.deepEqual(seen.filter((q) => samples.includes(q.id)), [], 'a sample was drawn');
+		assert.equal(new Set(seen.map((q) => q.id)).size, 10, 'every other question once');
+		await page.getByRole('button', { name: 'New test' }).click();
+		assert.equal(await page.locator('#questions article.question').count(), 12, 'the full list lost questions');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['practice test: storage keyed by the site; v1 progress carried over once; a moved folder keeps it, another site does not see it'] = async (env) => {
+	const fs = require('node:fs');
+	const path = require('node:path');
+	const os = require('node:os');
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quizdeck-sites-'));
+	const { context, page } = await newPage(env);
+	try {
+		for (const rel of ['index.html', 'cards/weather/index.html', 'guide/wind/index.html', '404.html', h.TEST_PAGE]) {
+			const html = fs.readFileSync(path.join(env.siteDir, rel), 'utf8');
+			assert.match(html, /<body class="page-[a-z0-9]+" data-site="[0-9a-f]{16}">/, `${rel}: no data-site on body`);
+		}
+		await page.goto(env.fileBase + h.TEST_PAGE);
+		const key = await h.storeKey(page);
+		const v1 = { attempts: [{ at: '2025-01-02T03:04:05.000Z', topic: 'wind', mix: 'steady', count: 3, reveal: 'each', retry: false, score: 2, total: 3 }], seen: {} };
+		await page.evaluate(([k, s]) => { localStorage.clear(); localStorage.setItem(k, s); }, ['quizdeck:v1:test:weather', JSON.stringify(v1)]);
+		await h.openTest(page, env.fileBase);
+		await waitText(page.locator('#history .history-item'), /Wind · steady · 3 questions.*2 of 3 \(67%\)/, 'v1 attempt carried over');
+		const keys = await page.evaluate(() => Object.keys(localStorage).sort());
+		assert.deepEqual(keys, [key], 'v1 key not replaced by the v2 one');
+		/* Cleared v2 history stays cleared: v1 is not carried over twice. */
+		await page.getByRole('button', { name: 'Clear my history' }).click();
+		await h.openTest(page, env.fileBase);
+		assert.ok(await page.locator('#history').isHidden(), 'v1 progress came back');
+
+		/* The same site moved to another folder keeps its progress; another site (its own data-site) has none. */
+		await h.startTest(page);
+		await h.runEach(page, [true, true, false, true, true, true]);
+		const moved = path.join(tmp, 'moved');
+		const other = path.join(tmp, 'other');
+		fs.cpSync(env.siteDir, moved, { recursive: true });
+		fs.cpSync(env.siteDir, other, { recursive: true });
+		const otherPage = path.join(other, h.TEST_PAGE);
+		fs.writeFileSync(otherPage, fs.readFileSync(otherPage, 'utf8').replace(/data-site="[0-9a-f]+"/, 'data-site="other-site"'));
+		await h.openTest(page, 'file://' + moved + '/');
+		await waitText(page.locator('#history .history-item'), /5 of 6/, 'history in the moved folder');
+		await h.openTest(page, 'file://' + other + '/');
+		assert.ok(await page.locator('#history').isHidden(), 'another site shows this site\'s history');
+		noProblems(context);
+	} finally {
+		await context.close();
+		fs.rmSync(tmp, { recursive: true, force: true });
+	}
+};
+
+exports['practice test: the hint waits behind "Show hint"; an opened answer says "Hide answer"'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?topic=clouds&count=3&reveal=end');
+		await h.startTest(page);
+		let found = false;
+		for (let i = 0; i < 3; i++) {
+			const q = await at(page, i + 1, 3);
+			if (q.id === 'nimbus') {
+				found = true;
+				const show = page.getByRole('button', { name: 'Show hint' });
+				assert.equal(await show.getAttribute('aria-expanded'), 'false');
+				assert.ok(await page.locator('#runner').getByText('Think of the clouds you see on a wet day.').isHidden(), 'the hint shows before asked');
+				await show.click();
+				assert.ok(await page.locator('#runner').getByText('Think of the clouds you see on a wet day.').isVisible(), 'the hint does not show');
+				const hide = page.getByRole('button', { name: 'Hide hint' });
+				assert.equal(await hide.getAttribute('aria-expanded'), 'true');
+				/* Kept across a reload, as part of the test in progress. */
+				await page.reload();
+				await at(page, i + 1, 3);
+				assert.ok(await page.getByRole('button', { name: 'Hide hint' }).isVisible(), 'the open hint was not kept');
+			} else {
+				assert.equal(await page.getByRole('button', { name: 'Show hint' }).count(), 0, `${q.id} has no hint`);
+			}
+			await h.choose(page, true);
+			await h.clickMain(page);
+		}
+		assert.ok(found, 'the question with a hint was not drawn');
+		await page.locator('#runner .run-results').waitFor();
+
+		await page.getByRole('button', { name: 'New test' }).click();
+		const first = page.locator('#questions details.answer').first();
+		await first.getByText('Reveal answer').click();
+		await waitText(first.locator('summary'), /^Hide answer$/, 'the open answer\'s control');
+		await first.locator('summary').click();
+		await waitText(first.locator('summary'), /^Reveal answer$/, 'the closed answer\'s control');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};

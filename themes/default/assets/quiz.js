@@ -1360,7 +1360,21 @@
 		}
 	}
 
+	/* The bank's "Reveal answer" says "Hide answer" while the answer is open. */
+	function labelAnswers(root) {
+		var all = root ? root.querySelectorAll('details.answer') : [];
+		Array.prototype.forEach.call(all, function (details) {
+			var summary = details.querySelector('summary');
+			if (!summary) return;
+			var closed = summary.textContent;
+			details.addEventListener('toggle', function () {
+				summary.textContent = details.open ? 'Hide answer' : closed;
+			});
+		});
+	}
+
 	function init() {
+		labelAnswers(document.getElementById('questions'));
 		var form = document.getElementById('quiz-form');
 		if (!form || !document.getElementById('setup') || !document.getElementById('runner') ||
 		    !document.getElementById('questions'))
