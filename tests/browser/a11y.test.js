@@ -121,6 +121,22 @@ perScheme('axe: test page with a hint open, a verdict with feedback, Choose firs
 	report(`unfinished attempt in the history (${scheme})`, await axe(page));
 });
 
+perScheme('axe: test page at the end: the navigator, a flagged question, Finish asking, a retry\'s results', async (page, scheme, env) => {
+	await h.openTest(page, env.fileBase, '?count=2&reveal=end');
+	await h.startTest(page);
+	await page.getByRole('button', { name: 'Flag for review' }).click();
+	await h.choose(page, false);
+	report(`navigator, flagged (${scheme})`, await axe(page));
+	await h.clickMain(page);
+	await page.getByRole('button', { name: 'Finish the test' }).click();
+	await page.getByRole('button', { name: 'Finish anyway' }).waitFor();
+	report(`finish asked (${scheme})`, await axe(page));
+	await page.getByRole('button', { name: 'Finish anyway' }).click();
+	await page.getByRole('button', { name: /^Retry the ones I missed/ }).click();
+	await h.runEnd(page, [true, true].slice(0, await page.locator('#runner .run-nav-item').count()));
+	report(`retry results (${scheme})`, await axe(page));
+});
+
 exports['axe: deck page, front and back of a card, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
 	await page.goto(env.fileBase + 'cards/weather/index.html');
 	await page.locator('#viewer .flashcard-front').waitFor();

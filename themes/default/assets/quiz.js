@@ -711,6 +711,7 @@
 		var shown = this.revealed(item);
 		var last = run.index === run.items.length - 1;
 		clear(this.stage);
+		this.nav = null;
 
 		var head = el('div', 'run-head');
 		var count = el('h2', 'run-count', 'Question ' + (run.index + 1) + ' of ' + run.items.length);
@@ -733,6 +734,7 @@
 		fill.style.width = percent(run.index + (shown ? 1 : 0), run.items.length) + '%';
 		track.appendChild(fill);
 		head.appendChild(track);
+		if (run.reveal === 'end' && !run.done) head.appendChild(this.navigator());
 		this.stage.appendChild(head);
 
 		var form = el('form', 'run-question');
@@ -817,6 +819,20 @@
 		});
 		actions.appendChild(prev);
 		actions.appendChild(main);
+		if (run.reveal === 'end' && !run.done) {
+			var flag = el('button', 'button run-flag');
+			flag.type = 'button';
+			flag.appendChild(icon('⚑'));
+			flag.appendChild(document.createTextNode('Flag for review'));
+			flag.setAttribute('aria-pressed', item.flagged ? 'true' : 'false');
+			flag.addEventListener('click', function () {
+				item.flagged = !item.flagged;
+				flag.setAttribute('aria-pressed', item.flagged ? 'true' : 'false');
+				self.saveRun();
+				self.updateNavigator();
+			});
+			actions.appendChild(flag);
+		}
 		actions.appendChild(leave);
 		form.appendChild(actions);
 		form.appendChild(el('p', 'run-keys',
@@ -958,6 +974,7 @@
 		});
 		if (item.chosen.length && this.problem) this.problem.hidden = true;
 		this.saveRun();
+		this.updateNavigator();
 	};
 
 	/* Check, Next or Finish, whichever the main button says. */
@@ -990,11 +1007,88 @@
 			/* Focus on the verdict brings it, and the feedback under it, into
 			 * view; Enter there moves on, as on the button. */
 			this.verdictBox.focus({ preventScroll: true });
-			this.verdictBox.scrollIntoView({ block: 'start', behavior: 'auto' });
+			this.showVerdict();
 			return;
 		}
-		if (last) this.finish();
+		if (last) this.finishOrAsk();
 		else this.go(run.index + 1);
+	};
+
+	/* Finish, unless questions are unanswered or flagged: then ask first,
+	 * with a way to the first of them. */
+	QuizPage.prototype.finishOrAsk = function () {
+		var self = this, run = this.run;
+		var open = [], flagged = [];
+		run.items.forEach(function (item, i) {
+			if (!item.chosen.length) open.push(i + 1);
+			if (item.flagged) flagged.push(i + 1);
+		});
+		var form = this.stage.querySelector('.run-question');
+		if ((!open.length && !flagged.length) || !form) {
+			this.finish();
+			return;
+		}
+		var old = form.querySelector('.run-finish-ask');
+		if (old) old.parentNode.removeChild(old);
+		var box = el('div', 'run-confirm run-finish-ask');
+		box.setAttribute('role', 'group');
+		box.setAttribute('aria-labelledby', 'run-finish-text');
+		var parts = [];
+		if (open.length) parts.push((open.length === 1 ? '1 question is' : open.length + ' questions are') +
+			' not answered (' + open.join(', ') + ')');
+		if (flagged.length) parts.push(flagged.length + ' flagged for review (' + flagged.join(', ') + ')');
+		var text = el('p', null, parts.join('; ') + '. Finish anyway?');
+		text.id = 'run-finish-text';
+		box.appendChild(text);
+		var first = (open.length ? open : flagged)[0];
+		var back = el('button', 'button primary run-stay', 'Go to question ' + first);
+		back.type = 'button';
+		back.addEventListener('click', function () { self.go(first - 1); });
+		var yes = el('button', 'button run-yes', 'Finish anyway');
+		yes.type = 'button';
+		yes.addEventListener('click', function () { self.finish(); });
+		box.appendChild(back);
+		box.appendChild(yes);
+		var actions = form.querySelector('.run-actions');
+		form.insertBefore(box, actions.nextSibling);
+		back.focus();
+		this.announce(text.textContent);
+	};
+
+	/* At the end: a button per question, marked answered or flagged. */
+	QuizPage.prototype.navigator = function () {
+		var self = this, run = this.run;
+		var nav = el('nav', 'run-nav');
+		nav.setAttribute('aria-label', 'Questions');
+		var list = el('ol', 'run-nav-list');
+		run.items.forEach(function (item, i) {
+			var li = el('li');
+			var b = el('button', 'run-nav-item', String(i + 1));
+			b.type = 'button';
+			b.setAttribute('data-index', String(i));
+			if (i === run.index) b.setAttribute('aria-current', 'step');
+			b.addEventListener('click', function () { if (i !== run.index) self.go(i); });
+			li.appendChild(b);
+			list.appendChild(li);
+		});
+		nav.appendChild(list);
+		this.nav = nav;
+		this.updateNavigator();
+		return nav;
+	};
+
+	QuizPage.prototype.updateNavigator = function () {
+		var run = this.run, nav = this.nav;
+		if (!nav || !run || run.reveal !== 'end') return;
+		var buttons = nav.querySelectorAll('.run-nav-item');
+		for (var i = 0; i < buttons.length; i++) {
+			var item = run.items[i], b = buttons[i];
+			var state = [item.chosen.length ? 'answered' : 'not answered'];
+			if (item.flagged) state.push('flagged');
+			b.setAttribute('aria-label', 'Question ' + (i + 1) + ', ' + state.join(', '));
+			b.classList.toggle('is-answered', item.chosen.length > 0);
+			b.classList.toggle('is-flagged', !!item.flagged);
+		}
 	};
 
 	/* Shows question index; fromHistory: Back or Forward brought it, so no
@@ -1033,6 +1127,16 @@
 			e.preventDefault();
 			this.primary();
 		}
+	};
+
+	/* Scrolls the verdict into view when it is not: from the question's
+	 * top if the verdict fits below it, else from the verdict's. */
+	QuizPage.prototype.showVerdict = function () {
+		var r = this.verdictBox.getBoundingClientRect();
+		if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+		var top = this.stage.getBoundingClientRect().top;
+		if (r.bottom - top + 16 <= window.innerHeight) window.scrollBy(0, top - 8);
+		else this.verdictBox.scrollIntoView({ block: 'start', behavior: 'auto' });
 	};
 
 	QuizPage.prototype.scrollToRunner = function () {
@@ -1100,10 +1204,16 @@
 		scoreLine.appendChild(document.createTextNode(' right · '));
 		scoreLine.appendChild(el('span', 'results-percent', percent(score, total) + '%'));
 		head.appendChild(scoreLine);
-		var verdict = el('p', 'verdict ' + (passed ? 'verdict-right' : 'verdict-wrong'));
-		verdict.appendChild(icon(passed ? '✓' : '✗'));
-		verdict.appendChild(document.createTextNode(' ' + (passed ? 'Passed' : 'Not passed yet') +
-			': the pass mark is ' + Math.round(this.passMark * 100) + '%.'));
+		/* A retry asks only what was missed: no pass or fail. */
+		var verdict;
+		if (run.retry) {
+			verdict = el('p', 'verdict results-retry', 'A retry of the questions you missed, not a new test.');
+		} else {
+			verdict = el('p', 'verdict ' + (passed ? 'verdict-right' : 'verdict-wrong'));
+			verdict.appendChild(icon(passed ? '✓' : '✗'));
+			verdict.appendChild(document.createTextNode(' ' + (passed ? 'Passed' : 'Not passed yet') +
+				': the pass mark is ' + Math.round(this.passMark * 100) + '%.'));
+		}
 		head.appendChild(verdict);
 
 		var missed = run.items.filter(function (item) { return !item.right; });
@@ -1305,10 +1415,15 @@
 			var when = el('time', 'history-date', formatDate(a.at));
 			when.setAttribute('datetime', a.at);
 			li.appendChild(when);
-			var what = self.topicName(a.topic) + ' · ' + (MIX_NAMES[a.mix] || 'steady') + ' · ' +
-				a.total + (a.total === 1 ? ' question' : ' questions') +
-				(a.retry ? ' (retry of missed)' : '');
+			var what = self.topicName(a.topic) + ' · ' + (a.retry === true ?
+				'retry of ' + a.total + ' missed' :
+				(MIX_NAMES[a.mix] || 'steady') + ' · ' + a.total + (a.total === 1 ? ' question' : ' questions'));
 			li.appendChild(el('span', 'history-setup', what));
+			if (a.retry === true && a.left !== true) {
+				li.appendChild(el('span', 'history-score history-retry', a.score + ' of ' + a.total + ' right'));
+				list.appendChild(li);
+				return;
+			}
 			if (a.left === true) {
 				var answered = typeof a.answered === 'number' ? a.answered : a.score;
 				li.appendChild(el('span', 'history-score history-left', 'Unfinished: ' + answered + ' of ' +
