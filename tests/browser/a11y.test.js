@@ -137,6 +137,16 @@ perScheme('axe: test page at the end: the navigator, a flagged question, Finish 
 	report(`retry results (${scheme})`, await axe(page));
 });
 
+perScheme('axe: a guide page offering "Back to question N"', async (page, scheme, env) => {
+	await h.openTest(page, env.fileBase, '?count=2');
+	await h.startTest(page);
+	await h.choose(page, true);
+	await h.clickMain(page, /^Next question$/);
+	await page.locator('#runner .run-explanation a[href*="guide/"]').first().click();
+	await page.getByRole('link', { name: /^Back to question 1 of 2/ }).waitFor();
+	report(`guide with the way back (${scheme})`, await axe(page));
+});
+
 exports['axe: deck page, front and back of a card, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
 	await page.goto(env.fileBase + 'cards/weather/index.html');
 	await page.locator('#viewer .flashcard-front').waitFor();

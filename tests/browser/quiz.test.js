@@ -636,3 +636,36 @@ exports['practice test at the end: a question navigator, flag for review, Finish
 		await context.close();
 	}
 };
+
+exports['practice test: a guide page opened from a question offers "Back to question N", which goes on with the test'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?count=3');
+		await h.startTest(page);
+		await h.choose(page, true);
+		await h.clickMain(page);
+		await h.clickMain(page);
+		const second = await at(page, 2, 3);
+		await h.choose(page, false);
+		await h.clickMain(page, /^Next question$/);
+		await page.locator('#runner .run-explanation a[href*="guide/"]').first().click();
+		await page.waitForURL(/\/guide\//);
+		/* Further into the guide, Back no longer reaches the test: the link does. */
+		await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Guide' }).click();
+		await page.waitForURL(/\/guide\//);
+		const back = page.getByRole('link', { name: 'Back to question 2 of 3 in Weather Basics' });
+		await back.click();
+		assert.equal((await at(page, 2, 3)).id, second.id, 'the link showed another question');
+		await waitText(page.locator('#runner .run-verdict > .verdict'), /Incorrect/, 'the checked answer');
+		assert.equal(await page.evaluate(() => location.hash), '', '#resume stays in the address');
+
+		/* Once the test is left, guide pages offer nothing. */
+		await page.getByRole('button', { name: 'Leave the test' }).click();
+		await page.getByRole('button', { name: 'Yes, leave the test' }).click();
+		await page.goto(env.fileBase + 'guide/wind/index.html');
+		assert.equal(await page.getByRole('link', { name: /^Back to question/ }).count(), 0, 'offered after leaving');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};

@@ -27,7 +27,13 @@
  * data-fingerprint, so a question whose text changed starts afresh.
  * current is the test in progress, saved at every step; its questions
  * that are gone or changed are dropped when it resumes. Progress saved
- * under v1's key ("quizdeck:v1:test:<slug>") moves to v2's once. Storage
+ * under v1's key ("quizdeck:v1:test:<slug>") moves to v2's once.
+ *
+ * A link followed from a question in progress leaves, for this tab,
+ * sessionStorage["quizdeck:v2:<site>:return"] = { url, slug, question,
+ * total, title }: site.js offers "Back to question N" on the guide page,
+ * its link the test's URL with #resume, which goes on with the test. It
+ * is removed when the test ends or is left. Storage
  * that is disabled, full or corrupt is treated as empty: the test still
  * runs.
  */
@@ -282,7 +288,9 @@
 			.map(function (id) { return document.getElementById(id); })
 			.filter(Boolean);
 		this.slug = form.getAttribute('data-test') || 'test';
-		this.key = 'quizdeck:v2:' + (document.body.getAttribute('data-site') || '') + ':test:' + this.slug;
+		var site = document.body.getAttribute('data-site') || '';
+		this.key = 'quizdeck:v2:' + site + ':test:' + this.slug;
+		this.returnKey = 'quizdeck:v2:' + site + ':return';
 		migrateState(STORE_V1 + this.slug, this.key);
 		this.passMark = parseFloat(form.getAttribute('data-pass-mark'));
 		if (!(this.passMark >= 0 && this.passMark <= 1)) this.passMark = 0.7;
@@ -321,13 +329,33 @@
 		});
 		document.addEventListener('keydown', function (e) { self.onKey(e); });
 		window.addEventListener('popstate', function (e) { self.onHistory(e.state); });
+		this.runner.addEventListener('click', function (e) {
+			var a = e.target.closest && e.target.closest('a[href]');
+			if (!a || !self.run || self.run.done) return;
+			var h1 = document.querySelector('main h1');
+			setReturn(self.returnKey, {
+				url: window.location.href.split('#')[0],
+				slug: self.slug,
+				question: self.run.index + 1,
+				total: self.run.items.length,
+				title: h1 ? h1.textContent.trim() : ''
+			});
+		});
 
 		this.setup.hidden = false;
 		/* A reload, or Back from the guide, on a question step: go on there. */
 		var st = historyState();
-		if (st && st.quiz === 'question') {
-			var saved = this.savedRun();
-			if (saved) this.resume(saved, parseInt(st.index, 10), 'none');
+		var saved = this.savedRun();
+		if (saved && st && st.quiz === 'question') {
+			this.resume(saved, parseInt(st.index, 10), 'none');
+		} else if (saved && window.location.hash === '#resume') {
+			/* "Back to question N" from the guide. */
+			try {
+				window.history.replaceState(null, '', window.location.href.split('#')[0]);
+			} catch (e) {
+				/* the #resume stays in the address: harmless */
+			}
+			this.resume(saved, null, 'push');
 		}
 	}
 
@@ -452,6 +480,15 @@
 
 	/* ---- the test in progress: saved at every step, one history step per question ---- */
 
+	function setReturn(key, value) {
+		try {
+			if (value) window.sessionStorage.setItem(key, JSON.stringify(value));
+			else window.sessionStorage.removeItem(key);
+		} catch (e) {
+			/* no way back offered: Back still works */
+		}
+	}
+
 	function historyState() {
 		try {
 			return window.history.state;
@@ -547,6 +584,7 @@
 	/* An unfinished test goes into the history with what was answered (a
 	 * test with no answer at all leaves nothing); it is no longer current. */
 	QuizPage.prototype.recordLeft = function (run) {
+		setReturn(this.returnKey, null);
 		var state = loadState(this.key);
 		state.current = null;
 		var answered = 0, right = 0;
@@ -1159,6 +1197,7 @@
 		});
 		run.score = score;
 
+		setReturn(this.returnKey, null);
 		var state = loadState(this.key);
 		state.current = null;
 		state.attempts.push({
