@@ -834,6 +834,51 @@ strv_sort(char **v, size_t n)
 		qsort(v, n, sizeof(*v), S_strcmp_p);
 }
 
+size_t
+util_edit_distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, best = 0, res;
+	size_t *pp, *prev, *cur, *t;
+
+	if ((la > lb ? la - lb : lb - la) > max || la > 256 || lb > 256)
+		return max + 1;
+	pp = xcalloc(lb + 1, sizeof(*pp));
+	prev = xmalloc((lb + 1) * sizeof(*prev));
+	cur = xmalloc((lb + 1) * sizeof(*cur));
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		best = cur[0];
+		for (j = 1; j <= lb; j++) {
+			size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			cur[j] = d;
+			if (d < best)
+				best = d;
+		}
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+		/* A transposition may still lower the next row by one. */
+		if (best > max + 1)
+			break;
+	}
+	res = i > la ? prev[lb] : max + 1;
+	free(pp);
+	free(prev);
+	free(cur);
+	return res;
+}
+
 void
 mem_tune(void)
 {

@@ -147,6 +147,13 @@ const char *str_nearest(const char *word, const char *const *names, size_t n);
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
 
+/*
+ * Edit distance between a and b counting an adjacent transposition as one
+ * ("cots" is one from "cost"), for "did you mean" suggestions; any
+ * distance over max (and strings over 256 bytes) gives max + 1.
+ */
+size_t util_edit_distance(const char *a, const char *b, size_t max);
+
 /* Sets how malloc keeps freed memory (glibc), once at start: see util.c. */
 void mem_tune(void);
 
