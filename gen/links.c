@@ -123,6 +123,67 @@ S_nearest_anchor(const struct doc *d, const char *id)
 	return found;
 }
 
+/*
+ * The ids of d an author may link to, up to five in reading order, after
+ * msg: what to write when no id is near the one written.
+ */
+static void
+S_list_anchors(const struct doc *d, struct buf *msg)
+{
+	const struct anchor *first[5];
+	size_t i, k, n = 0, total = 0;
+
+	for (i = 0; i < d->nanchors; i++) {
+		const struct anchor *a = &d->anchors[i];
+
+		if (a->kind == ANCHOR_TOPIC)
+			continue;
+		total++;
+		/* Insertion into the five earliest by line and column. */
+		for (k = n; k > 0 && (first[k - 1]->line > a->line ||
+		    (first[k - 1]->line == a->line && first[k - 1]->col > a->col)); k--)
+			if (k < 5)
+				first[k] = first[k - 1];
+		if (k < 5) {
+			first[k] = a;
+			if (n < 5)
+				n++;
+		}
+	}
+	if (total == 0) {
+		buf_puts(msg, "; it has no ids to link to: link to the file alone");
+		return;
+	}
+	buf_puts(msg, total > n ? "; its first ids are " : total == 1 ? "; its only id is " :
+	    "; its ids are ");
+	for (k = 0; k < n; k++)
+		buf_printf(msg, "%s\"%s\"", k == 0 ? "" : k + 1 == n && total == n ? " and " : ", ",
+		    first[k]->id);
+	if (total > n)
+		buf_printf(msg, " (%zu in all)", total);
+}
+
+/*
+ * The Markdown file a link to rel as a page's URL ("branches.html",
+ * "branches") means, when it exists, or NULL. Caller frees.
+ */
+static char *
+S_page_source(const struct site *site, const char *rel)
+{
+	const char *base = path_basename(rel), *dot = strrchr(base, '.');
+	const struct source *s;
+	char *cand;
+
+	if (dot && strcmp(dot, ".html") != 0 && strcmp(dot, ".htm") != 0)
+		return NULL;
+	cand = dot ? xasprintf("%.*s.md", (int)(dot - rel), rel) : xconcat(rel, ".md", NULL);
+	if ((s = content_find(&site->sources, cand)) == NULL || s->kind == SOURCE_ASSET) {
+		free(cand);
+		return NULL;
+	}
+	return cand;
+}
+
 /* The existing file nearest to rel (both below content/), or NULL. */
 static const struct source *
 S_nearest_file(const struct site *site, const char *rel)
@@ -219,6 +280,7 @@ S_resolve(const struct site *site, struct doc *from, const char *dest,
 		src = content_find(&site->sources, r->rel);
 		if (src == NULL) {
 			const struct source *near;
+			char *page;
 
 			if (content_is_draft(&site->sources, r->rel)) {
 				buf_printf(msg, "content/%s is a draft (draft = true)", r->rel);
@@ -226,7 +288,14 @@ S_resolve(const struct site *site, struct doc *from, const char *dest,
 				goto out;
 			}
 			buf_printf(msg, "no file content/%s", r->rel);
-			if ((near = S_nearest_file(site, r->rel)) != NULL) {
+			if ((page = S_page_source(site, r->rel)) != NULL) {
+				char *rel = path_relative(from->src->rel, page);
+
+				buf_printf(msg, "; did you mean \"%s%s\"? (a link names the Markdown file, "
+				    "and the page's URL is made from it)", rel, hash ? hash : "");
+				free(rel);
+				free(page);
+			} else if ((near = S_nearest_file(site, r->rel)) != NULL) {
 				char *rel = path_relative(from->src->rel, near->rel);
 
 				buf_printf(msg, "; did you mean \"%s\"?", rel);
@@ -260,6 +329,8 @@ S_resolve(const struct site *site, struct doc *from, const char *dest,
 			    S_anchor_noun(r->doc), id);
 			if ((near = S_nearest_anchor(r->doc, id)) != NULL)
 				buf_printf(msg, "; did you mean \"%s\"?", near);
+			else
+				S_list_anchors(r->doc, msg);
 			free(id);
 			goto out;
 		}

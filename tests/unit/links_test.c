@@ -120,7 +120,8 @@ test_resolve(void)
 	fixture_load(&site, &dl);
 	CHECK_STR(fixture_diags(&dl),
 	    "content/guide/ring.md:12:37: error: broken link \"#cots\": content/guide/ring.md has no heading with id \"cots\"; did you mean \"cost\"?\n"
-	    "content/quiz/t/topic.md:14:1: error: broken link \"../../guide/ring.md#nothing-here\": content/guide/ring.md has no heading with id \"nothing-here\"",
+	    "content/quiz/t/topic.md:14:1: error: broken link \"../../guide/ring.md#nothing-here\": content/guide/ring.md has no heading with id \"nothing-here\"; "
+	    "its ids are \"ring-all-reduce\", \"phases\", \"cost\" and \"cost-1\"",
 	    "only the broken ones, each once");
 
 	S_target(&site, "quiz/t/topic.md", "../../guide/ring.md#phases", "guide/ring/index.html#phases");
@@ -184,14 +185,25 @@ test_broken(void)
 	} cases[] = {
 		{ "no such file", "[a](missing.md)",
 		  "content/guide/x.md:3:1: error: broken link \"missing.md\": no file content/guide/missing.md" },
+		{ "a page's URL", "See [a](ring.html#phases).",
+		  "content/guide/x.md:3:5: error: broken link \"ring.html#phases\": no file content/guide/ring.html; "
+		  "did you mean \"ring.md#phases\"? (a link names the Markdown file, and the page's URL is made from it)" },
+		{ "a page's name", "See [a](../guide/ring).",
+		  "content/guide/x.md:3:5: error: broken link \"../guide/ring\": no file content/guide/ring; "
+		  "did you mean \"ring.md\"? (a link names the Markdown file, and the page's URL is made from it)" },
+		{ "an HTML name with no page", "See [a](notes.html).",
+		  "content/guide/x.md:3:5: error: broken link \"notes.html\": no file content/guide/notes.html" },
+		{ "a far anchor among many", "[a](many.md#zzzzzz)",
+		  "content/guide/x.md:3:1: error: broken link \"many.md#zzzzzz\": content/guide/many.md has no heading with id \"zzzzzz\"; "
+		  "its first ids are \"many\", \"first\", \"second\", \"third\", \"fourth\" (7 in all)" },
 		{ "a near file", "See [a](rign.md).",
 		  "content/guide/x.md:3:5: error: broken link \"rign.md\": no file content/guide/rign.md; did you mean \"ring.md\"?" },
 		{ "no such anchor", "[a](ring.md#nope)",
-		  "content/guide/x.md:3:1: error: broken link \"ring.md#nope\": content/guide/ring.md has no heading with id \"nope\"" },
+		  "content/guide/x.md:3:1: error: broken link \"ring.md#nope\": content/guide/ring.md has no heading with id \"nope\"; its ids are \"ring\" and \"phases\"" },
 		{ "anchors are case-sensitive", "[a](ring.md#Phases)",
 		  "content/guide/x.md:3:1: error: broken link \"ring.md#Phases\": content/guide/ring.md has no heading with id \"Phases\"; did you mean \"phases\"?" },
 		{ "same page", "[a](#nowhere)",
-		  "content/guide/x.md:3:1: error: broken link \"#nowhere\": content/guide/x.md has no heading with id \"nowhere\"" },
+		  "content/guide/x.md:3:1: error: broken link \"#nowhere\": content/guide/x.md has no heading with id \"nowhere\"; its only id is \"top\"" },
 		{ "outside content", "[a](../../x.md)",
 		  "content/guide/x.md:3:1: error: broken link \"../../x.md\": it leads outside content/" },
 		{ "root path", "[a](/guide/ring.md)",
@@ -261,6 +273,9 @@ test_broken(void)
 		fixture_begin();
 		fixture_put("content/guide/ring.md", "# Ring\n\n## Phases\n");
 		fixture_put("content/guide/with space.md", "# Space\n");
+		/* Sorted by id, the ids are not in reading order: listed by line. */
+		fixture_put("content/guide/many.md",
+		    "# Many\n\n## First\n\n## Second\n\n## Third\n\n## Fourth\n\n## Fifth\n\n## Sixth\n");
 		fixture_put("content/guide/draft.md", "+++\ndraft = true\n+++\n# Draft\n");
 		/* Not a page: its links are not the site's (and not checked). */
 		fixture_put("content/README.md", "# About\n\n[x](../../outside.md)\n");
