@@ -31,6 +31,14 @@
 #define THEME_MAX_NESTING 8
 #define ATTR_PREFIX "data-qd-"
 
+static int
+S_is_template_attr(const xmlChar *name)
+{
+	/* Asked of every attribute of every template element: most fail at the first letter. */
+	return name[0] == ATTR_PREFIX[0] &&
+	    strncmp((const char *)name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0;
+}
+
 /* The node after n's subtree in document order, not leaving root. */
 static xmlNodePtr
 S_after(xmlNodePtr n, xmlNodePtr root)
@@ -356,6 +364,370 @@ S_check_template(xmlDocPtr doc, const char *file, struct diag_list *dl)
 	return rc;
 }
 
+/*
+ * ---- the values pages provide -------------------------------------------
+ *
+ * Every name html.c sets, by kind of page and by list item: what
+ * themes/default/README.md documents. A template naming anything else
+ * names a value no page has, which is a typo as a rule ("sitetitle"):
+ * its element would be left out of every page without a word, so the
+ * load warns at the name.
+ */
+
+struct tname {
+	const char *name;
+	const struct tname *items;     /* a list's item values, or NULL */
+};
+
+static const struct tname S_nav_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "current", NULL }, { NULL, NULL },
+};
+static const struct tname S_common_names[] = {
+	{ "lang", NULL }, { "site-title", NULL }, { "title", NULL }, { "page-title", NULL },
+	{ "description", NULL }, { "body-class", NULL }, { "page-home", NULL },
+	{ "page-test", NULL }, { "page-deck", NULL }, { "page-chapter", NULL },
+	{ "page-404", NULL }, { "interactive", NULL }, { "home", NULL }, { "author", NULL },
+	{ "canonical", NULL }, { "nav", S_nav_items },
+	{ "main", NULL },              /* page.html's slot for the part */
+	{ NULL, NULL },
+};
+static const struct tname S_home_topic_items[] = {
+	{ "title", NULL }, { "count", NULL }, { NULL, NULL },
+};
+static const struct tname S_home_test_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "counts", NULL },
+	{ "topics", S_home_topic_items }, { NULL, NULL },
+};
+static const struct tname S_home_deck_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "count", NULL },
+	{ "pdf", NULL }, { NULL, NULL },
+};
+static const struct tname S_home_chapter_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "number", NULL },
+	{ NULL, NULL },
+};
+static const struct tname S_home_names[] = {
+	{ "intro", NULL }, { "tests", S_home_test_items }, { "decks", S_home_deck_items },
+	{ "chapters", S_home_chapter_items }, { NULL, NULL },
+};
+static const struct tname S_test_topic_items[] = {
+	{ "slug", NULL }, { "label", NULL }, { NULL, NULL },
+};
+static const struct tname S_section_items[] = {
+	{ "url", NULL }, { "title", NULL }, { NULL, NULL },
+};
+static const struct tname S_deeper_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "sections", S_section_items }, { NULL, NULL },
+};
+static const struct tname S_test_names[] = {
+	{ "eyebrow", NULL }, { "lede", NULL }, { "counts", NULL }, { "test-slug", NULL },
+	{ "length", NULL }, { "max", NULL }, { "reveal", NULL }, { "seconds-easy", NULL },
+	{ "seconds-medium", NULL }, { "seconds-hard", NULL }, { "pass-mark", NULL },
+	{ "reveal-each", NULL }, { "reveal-end", NULL }, { "all-topics", NULL },
+	{ "topics", S_test_topic_items }, { "estimate", NULL }, { "samples", NULL },
+	{ "bank-title", NULL }, { "questions", NULL }, { "deeper", S_deeper_items },
+	{ NULL, NULL },
+};
+static const struct tname S_deck_names[] = {
+	{ "eyebrow", NULL }, { "lede", NULL }, { "pdf", NULL }, { "deck-slug", NULL },
+	{ "all-title", NULL }, { "cards", NULL }, { NULL, NULL },
+};
+static const struct tname S_toc_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "class", NULL }, { NULL, NULL },
+};
+static const struct tname S_chapter_list_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "current", NULL }, { NULL, NULL },
+};
+static const struct tname S_chapter_names[] = {
+	{ "eyebrow", NULL }, { "lede", NULL }, { "title-id", NULL }, { "toc", S_toc_items },
+	{ "body", NULL }, { "prev-url", NULL }, { "prev-title", NULL }, { "next-url", NULL },
+	{ "next-title", NULL }, { "chapters", S_chapter_list_items }, { NULL, NULL },
+};
+static const struct tname S_not_found_names[] = {
+	{ NULL, NULL },
+};
+static const struct tname *const S_part_values[THEME_NPARTS] = {
+	S_home_names, S_test_names, S_deck_names, S_chapter_names, S_not_found_names,
+};
+/* Who sets a part's own values, for messages. */
+static const char *const S_part_pages[THEME_NPARTS] = {
+	"the home page", "test pages", "deck pages", "chapter pages", "the 404 page",
+};
+
+#define SCOPE_TABLES (THEME_NPARTS + 1)
+
+/*
+ * The names an element of a template may use: the tables of the page
+ * kinds it is filled for (page.html: every kind), or inside a repeat the
+ * items of that list (of each kind that has it). list: the repeat's
+ * name, "" at the top; unknown: inside a repeat of no known list,
+ * where nothing is checked.
+ */
+struct tscope {
+	const struct tname *tables[SCOPE_TABLES];
+	size_t n;
+	char list[64];
+	int unknown;
+};
+
+static const struct tname *
+S_scope_find(const struct tscope *s, const char *name)
+{
+	const struct tname *t;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		for (t = s->tables[i]; t->name; t++)
+			if (strcmp(t->name, name) == 0)
+				return t;
+	return NULL;
+}
+
+/* The scope inside data-qd-repeat="list" in s. */
+static void
+S_scope_enter(struct tscope *s, const char *list)
+{
+	const struct tname *t;
+	struct tscope in;
+	size_t i;
+
+	memset(&in, 0, sizeof(in));
+	snprintf(in.list, sizeof(in.list), "%s", list);
+	for (i = 0; i < s->n && !s->unknown; i++)
+		for (t = s->tables[i]; t->name; t++)
+			if (t->items && strcmp(t->name, list) == 0 && in.n < SCOPE_TABLES)
+				in.tables[in.n++] = t->items;
+	in.unknown = in.n == 0;
+	*s = in;
+}
+
+/* The value of n's attribute named name (caller frees), or NULL. */
+static char *
+S_qd_value(xmlNodePtr n, const char *name)
+{
+	xmlAttrPtr a;
+	xmlChar *v;
+	char *s;
+
+	for (a = n->properties; a; a = a->next)
+		if (strcmp((const char *)a->name, name) == 0) {
+			if ((v = xmlNodeGetContent((xmlNodePtr)a)) == NULL)
+				return NULL;
+			s = xstrdup((const char *)v);
+			xmlFree(v);
+			return s;
+		}
+	return NULL;
+}
+
+/*
+ * The scope of element n's directives other than its own repeat, for a
+ * template filled for part (THEME_NPARTS: page.html).
+ */
+static void
+S_scope_of(xmlNodePtr n, int part, struct tscope *s)
+{
+	xmlNodePtr chain[THEME_MAX_NESTING + 1], p;
+	size_t depth = 0, i;
+
+	memset(s, 0, sizeof(*s));
+	s->tables[s->n++] = S_common_names;
+	for (i = 0; i < THEME_NPARTS; i++)
+		if ((int)i == part || part == THEME_NPARTS)
+			s->tables[s->n++] = S_part_values[i];
+	for (p = n; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
+		if (!xmlHasProp(p, (const xmlChar *)ATTR_PREFIX "repeat"))
+			continue;
+		if (depth == THEME_MAX_NESTING + 1) {
+			/* Deeper than a page may nest: the render says so. */
+			s->unknown = 1;
+			return;
+		}
+		chain[depth++] = p;
+	}
+	for (i = depth; i-- > 0 && !s->unknown;) {
+		char *list = S_qd_value(chain[i], ATTR_PREFIX "repeat");
+
+		S_scope_enter(s, list ? list : "");
+		free(list);
+	}
+}
+
+/* The name of s nearest to name, or NULL when none is close. */
+static const char *
+S_scope_nearest(const struct tscope *s, const char *name)
+{
+	size_t len = strlen(name), max = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+	size_t best = max + 1, d, i;
+	const struct tname *t;
+	const char *found = NULL;
+
+	for (i = 0; i < s->n; i++)
+		for (t = s->tables[i]; t->name; t++)
+			if ((d = util_edit_distance(name, t->name, max)) < best) {
+				best = d;
+				found = t->name;
+			}
+	return found;
+}
+
+/*
+ * Where a template's source has its data-qd-* attributes: a cursor that
+ * moves on through them in document order, which is the order the
+ * parser read them in.
+ */
+struct tsource {
+	const char *src;
+	size_t len, pos;
+	int line;                      /* of pos */
+	size_t line_start;
+};
+
+/*
+ * Finds attribute an="val" at or after the cursor, ending on or before
+ * line `last` (libxml2 puts an element on the line its start tag ends):
+ * its value's line and column, and the cursor moves past it. Not found
+ * (a value written with entities), *line is `last` and *col 0.
+ */
+static void
+S_locate(struct tsource *ts, const char *an, const char *val, int last, int *line, int *col)
+{
+	size_t alen = strlen(an), vlen = strlen(val), p, q, nl;
+	int l;
+
+	*line = last;
+	*col = 0;
+	for (p = ts->pos; p + alen <= ts->len; p++) {
+		char quote = 0;
+
+		if (strncasecmp(ts->src + p, an, alen) != 0 || p == 0 ||
+		    strchr(" \t\r\n", ts->src[p - 1]) == NULL)
+			continue;
+		for (q = p + alen; q < ts->len && strchr(" \t\r\n", ts->src[q]); q++)
+			;
+		if (q == ts->len || ts->src[q] != '=')
+			continue;
+		for (q++; q < ts->len && strchr(" \t\r\n", ts->src[q]); q++)
+			;
+		if (q < ts->len && (ts->src[q] == '"' || ts->src[q] == '\''))
+			quote = ts->src[q++];
+		if (q + vlen > ts->len || memcmp(ts->src + q, val, vlen) != 0 ||
+		    (quote && (q + vlen == ts->len || ts->src[q + vlen] != quote)))
+			continue;
+		for (l = ts->line, nl = ts->line_start, p = ts->pos; p < q; p++)
+			if (ts->src[p] == '\n') {
+				l++;
+				nl = p + 1;
+			}
+		if (l > last)
+			return;
+		ts->pos = q + vlen;
+		ts->line = l;
+		ts->line_start = nl;
+		*line = l;
+		*col = (int)(q - nl) + 1;
+		return;
+	}
+}
+
+/* What a list's items have, for a message: "they have \"url\", \"title\" and \"current\"". */
+static void
+S_scope_list(const struct tscope *s, struct buf *b)
+{
+	const struct tname *t;
+	size_t i, k = 0, total = 0;
+
+	for (i = 0; i < s->n; i++)
+		for (t = s->tables[i]; t->name; t++)
+			total++;
+	buf_puts(b, "they have ");
+	for (i = 0; i < s->n; i++)
+		for (t = s->tables[i]; t->name; t++, k++)
+			buf_printf(b, "%s\"%s\"", k == 0 ? "" : k + 1 == total ? " and " : ", ", t->name);
+}
+
+/* The part other than `part` whose own values include name, at the top of a part's template, or -1. */
+static int
+S_part_having(int part, const struct tscope *s, const char *name)
+{
+	const struct tname *t;
+	int i;
+
+	if (part == THEME_NPARTS || s->list[0])
+		return -1;
+	for (i = 0; i < THEME_NPARTS; i++)
+		for (t = S_part_values[i]; i != part && t->name; t++)
+			if (strcmp(t->name, name) == 0)
+				return i;
+	return -1;
+}
+
+/*
+ * Warns at each data-qd-* value name of a template filled for part
+ * (THEME_NPARTS: page.html) that no page it is filled for has.
+ */
+static void
+S_check_names(xmlDocPtr doc, const char *src, size_t len, const char *file, int part,
+    struct diag_list *dl)
+{
+	struct tsource ts = { src, len, 0, 1, 0 };
+	xmlNodePtr n;
+
+	for (n = xmlDocGetRootElement(doc); n; n = theme_next_node(n, NULL)) {
+		xmlAttrPtr a;
+
+		for (a = n->type == XML_ELEMENT_NODE ? n->properties : NULL; a; a = a->next) {
+			const char *an = (const char *)a->name, *rest, *name, *near, *effect;
+			int repeat, line, col, other;
+			struct tscope s;
+			struct buf fix;
+			char *val;
+
+			if (!S_is_template_attr(a->name) || (val = S_qd_value(n, an)) == NULL)
+				continue;
+			S_locate(&ts, an, val, (int)xmlGetLineNo(n), &line, &col);
+			rest = an + strlen(ATTR_PREFIX);
+			name = val + (val[0] == '!');
+			repeat = strcmp(rest, "repeat") == 0;
+			/* A repeat's own list is named in the scope around it; the rest of it is the item's. */
+			S_scope_of(repeat ? n->parent : n, part, &s);
+			if (s.unknown || S_scope_find(&s, name)) {
+				free(val);
+				continue;
+			}
+			buf_init(&fix);
+			if ((near = S_scope_nearest(&s, name)) != NULL)
+				buf_printf(&fix, "did you mean \"%s\"?", near);
+			else if ((other = S_part_having(part, &s, name)) >= 0)
+				buf_printf(&fix, "only %s have it: it belongs in %s.html", S_part_pages[other],
+				    S_part_names[other]);
+			else if (s.list[0])
+				S_scope_list(&s, &fix);
+			else
+				buf_puts(&fix, "the theme README lists the values");
+			if (strncmp(rest, "attr-", 5) == 0)
+				effect = "the attribute is never set";
+			else if (strcmp(rest, "if") == 0 && val[0] == '!')
+				effect = "the element is always kept";
+			else
+				effect = "the element is always left out";
+			if (s.list[0])
+				diag_warning(dl, file, line, col, "unknown value \"%s\" in %s: the items of "
+				    "\"%s\" have no such value, so %s; %s", name, an, s.list, effect, buf_str(&fix));
+			else if (part == THEME_NPARTS)
+				diag_warning(dl, file, line, col, "unknown value \"%s\" in %s: no page has it, "
+				    "so %s; %s", name, an, effect, buf_str(&fix));
+			else
+				diag_warning(dl, file, line, col, "unknown value \"%s\" in %s: %s %s no such "
+				    "value, so %s; %s", name, an, S_part_pages[part],
+				    part == THEME_HOME || part == THEME_NOT_FOUND ? "has" : "have", effect,
+				    buf_str(&fix));
+			buf_free(&fix);
+			free(val);
+		}
+	}
+}
+
 /* Appends the value names doc's data-qd-* attributes hold to *v (without a leading '!'). */
 static void
 S_collect_names(xmlDocPtr doc, char ***v, size_t *n, size_t *cap)
@@ -426,18 +798,39 @@ theme_parse(const char *data, size_t len, const char *file, struct diag_list *dl
 	return NULL;
 }
 
+/*
+ * A theme file's path as diagnostics show it: below the site's folder
+ * when it is there, as content files are shown. Points into path.
+ */
+static const char *
+S_shown(const char *site_root, const char *path)
+{
+	size_t n = strlen(site_root);
+
+	if (n == 0 || strncmp(path, site_root, n) != 0 || (site_root[n - 1] != '/' && path[n] != '/'))
+		return path;
+	while (path[n] == '/')
+		n++;
+	return path + n;
+}
+
+/*
+ * Reads and parses the template at path, filled for part (THEME_NPARTS:
+ * page.html); diagnostics name it `file`.
+ */
 static xmlDocPtr
-S_parse_template(const char *path, struct diag_list *dl)
+S_parse_template(const char *path, const char *file, int part, struct diag_list *dl)
 {
 	xmlDocPtr doc = NULL;
 	char *data = NULL;
 	size_t len;
 
 	if (file_read(path, &data, &len) == -1) {
-		diag_error(dl, path, 0, 0, "cannot read the template: %s", strerror(errno));
+		diag_error(dl, file, 0, 0, "cannot read the template: %s", strerror(errno));
 		goto out;
 	}
-	doc = theme_parse(data, len, path, dl);
+	if ((doc = theme_parse(data, len, file, dl)) != NULL)
+		S_check_names(doc, data, len, file, part, dl);
 out:
 	free(data);
 	return doc;
@@ -498,7 +891,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 		goto out;
 	}
 	path = path_join(t->dir, "templates/page.html");
-	if ((t->page = S_parse_template(path, dl)) == NULL)
+	if ((t->page = S_parse_template(path, S_shown(site_root, path), THEME_NPARTS, dl)) == NULL)
 		goto out;
 	rc = 0;
 	for (i = 0; i < THEME_NPARTS; i++) {
@@ -507,10 +900,11 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 		t->part_files[i] = path_join(t->dir, file);
 		free(file);
 		if (!path_is_file(t->part_files[i])) {
-			diag_error(dl, t->part_files[i], 0, 0,
+			diag_error(dl, S_shown(site_root, t->part_files[i]), 0, 0,
 			    "theme \"%s\" has no %s.html template", name, S_part_names[i]);
 			rc = -1;
-		} else if ((t->parts[i] = S_parse_template(t->part_files[i], dl)) == NULL)
+		} else if ((t->parts[i] = S_parse_template(t->part_files[i],
+		    S_shown(site_root, t->part_files[i]), (int)i, dl)) == NULL)
 			rc = -1;
 		else {
 			size_t cap = 0;
@@ -1058,14 +1452,6 @@ S_fill_url(struct fill *f, const char *url)
 	f->urls[i].url = buf_detach(&b);
 	f->urls[i].rel = f->urls[i].url + n + 1;
 	return f->urls[i].rel;
-}
-
-static int
-S_is_template_attr(const xmlChar *name)
-{
-	/* Asked of every attribute of every template element: most fail at the first letter. */
-	return name[0] == ATTR_PREFIX[0] &&
-	    strncmp((const char *)name, ATTR_PREFIX, strlen(ATTR_PREFIX)) == 0;
 }
 
 /*

@@ -489,11 +489,128 @@ S_check_load_errors(void)
 	dir_remove(root);
 }
 
+/*
+ * The diagnostics of loading a theme whose page.html is frame and whose
+ * parts are all `part` but test.html, which is `test` (NULL: part).
+ */
+static char *
+S_load_diags(const char *frame, const char *part, const char *test)
+{
+	static const char *const names[] = { "home", "test", "deck", "chapter", "404" };
+	char root[] = "/tmp/quizdeck-theme-XXXXXX";
+	struct diag_list dl;
+	struct theme t;
+	char *path, *got;
+	size_t k;
+
+	if (mkdtemp(root) == NULL) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	path = xasprintf("%s/themes/t/templates/page.html", root);
+	file_write(path, frame, strlen(frame));
+	free(path);
+	for (k = 0; k < 5; k++) {
+		const char *text = k == 1 && test ? test : part;
+
+		path = xasprintf("%s/themes/t/templates/%s.html", root, names[k]);
+		file_write(path, text, strlen(text));
+		free(path);
+	}
+	diag_init(&dl);
+	if (theme_load(&t, root, "t", &dl) == 0)
+		theme_free(&t);
+	diag_sort(&dl);
+	got = diag_join(&dl);
+	diag_free(&dl);
+	dir_remove(root);
+	return got;
+}
+
+/*
+ * A value name no page has is a typo as a rule: a warning at the name,
+ * with the nearest name the template may use there.
+ */
+static void
+S_check_value_names(void)
+{
+	static const struct {
+		const char *name, *frame, *part, *test, *want;
+	} cases[] = {
+		{ "known names, at every depth of repeats",
+		  "<html><body><a data-qd-attr-href=\"home\" data-qd-slot=\"site-title\">s</a>\n"
+		  "<ul><li data-qd-repeat=\"nav\" data-qd-attr-aria-current=\"current\"><a data-qd-attr-href=\"url\">x</a></li></ul>\n"
+		  "<p data-qd-if=\"!page-test\">x</p><main data-qd-slot=\"main\"></main></body></html>",
+		  "<p data-qd-slot=\"title\">t</p>",
+		  "<ul data-qd-repeat=\"deeper\"><li data-qd-repeat=\"sections\" data-qd-slot=\"title\">s</li></ul>",
+		  "" },
+		{ "a typo in page.html",
+		  "<html><body>\n  <h1 data-qd-slot=\"sitetitle\">s</h1><main data-qd-slot=\"main\"></main></body></html>",
+		  "<p>x</p>", NULL,
+		  "themes/t/templates/page.html:2:21: warning: unknown value \"sitetitle\" in data-qd-slot: "
+		  "no page has it, so the element is always left out; did you mean \"site-title\"?" },
+		{ "the same attribute twice on a line: each at its column",
+		  "<html><body><b data-qd-slot=\"autor\"></b><i data-qd-slot=\"autor\"></i></body></html>",
+		  "<p>x</p>", NULL,
+		  "themes/t/templates/page.html:1:30: warning: unknown value \"autor\" in data-qd-slot: "
+		  "no page has it, so the element is always left out; did you mean \"author\"?\n"
+		  "themes/t/templates/page.html:1:58: warning: unknown value \"autor\" in data-qd-slot: "
+		  "no page has it, so the element is always left out; did you mean \"author\"?" },
+		{ "a negated if is always kept",
+		  "<html><body><p data-qd-if=\"!interactiv\">x</p></body></html>", "<p>x</p>", NULL,
+		  "themes/t/templates/page.html:1:28: warning: unknown value \"interactiv\" in data-qd-if: "
+		  "no page has it, so the element is always kept; did you mean \"interactive\"?" },
+		{ "another page kind's value in a part",
+		  "<html><body><main data-qd-slot=\"main\"></main></body></html>",
+		  "<p>x</p>", "<p data-qd-slot=\"cards\">x</p>",
+		  "themes/t/templates/test.html:1:18: warning: unknown value \"cards\" in data-qd-slot: "
+		  "test pages have no such value, so the element is always left out; "
+		  "only deck pages have it: it belongs in deck.html" },
+		{ "inside a repeat, names are the item's",
+		  "<html><body><ul><li data-qd-repeat=\"nav\"><a data-qd-attr-title=\"site-title\" "
+		  "data-qd-attr-href=\"ur\">x</a></li></ul></body></html>",
+		  "<p>x</p>", NULL,
+		  "themes/t/templates/page.html:1:65: warning: unknown value \"site-title\" in data-qd-attr-title: "
+		  "the items of \"nav\" have no such value, so the attribute is never set; "
+		  "they have \"url\", \"title\" and \"current\"\n"
+		  "themes/t/templates/page.html:1:96: warning: unknown value \"ur\" in data-qd-attr-href: "
+		  "the items of \"nav\" have no such value, so the attribute is never set; did you mean \"url\"?" },
+		{ "an unknown list is reported, not what is inside it",
+		  "<html><body><ul><li data-qd-repeat=\"navs\"><a data-qd-slot=\"whatever\">x</a></li></ul></body></html>",
+		  "<p>x</p>", NULL,
+		  "themes/t/templates/page.html:1:37: warning: unknown value \"navs\" in data-qd-repeat: "
+		  "no page has it, so the element is always left out; did you mean \"nav\"?" },
+	};
+	struct diag_list dl;
+	struct theme t;
+	size_t i;
+	char *got;
+	int rc;
+
+	CHECK_GROUP("template value names");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = S_load_diags(cases[i].frame, cases[i].part, cases[i].test);
+		CHECK_STR(got, cases[i].want, "%s", cases[i].name);
+		free(got);
+	}
+	/* The default theme, found beside the test binary: the table has every name it uses. */
+	diag_init(&dl);
+	rc = theme_load(&t, "/nonexistent", "default", &dl);
+	got = diag_join(&dl);
+	CHECK(rc == 0, "the default theme loads");
+	CHECK_STR(got, "", "the default theme names only values its pages have");
+	free(got);
+	if (rc == 0)
+		theme_free(&t);
+	diag_free(&dl);
+}
+
 int
 main(void)
 {
 	xmlInitParser();
 	S_check_load_errors();
+	S_check_value_names();
 	S_check_rules();
 	S_check_fills();
 	S_check_nesting();
