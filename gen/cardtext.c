@@ -8,13 +8,16 @@
  */
 #include "cardtext.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmark-gfm-core-extensions.h>
 
 #define MONO_SIZE 0.86           /* code blocks, relative to the text */
+#define NOTE_SIZE 0.82           /* footnotes, relative to the text */
 #define MAX_BARS 8               /* block-quote bars drawn beside one block */
 /* Greys, 0 black to 1 white. */
 #define GREY_RULE 0.55
@@ -47,6 +50,7 @@ struct blk {
 	char *marker;                /* list marker markup on an item's first block, or NULL */
 	char *markup;                /* TEXT, HEADING: markup; CODE: plain text */
 	struct table *table;         /* TABLE */
+	int note;                    /* a block of the footnotes, set smaller */
 	PangoLayout *layout, *mlayout;
 	double h;                    /* pt, at the last size laid out */
 	double y;                    /* pt from the body's top */
@@ -55,7 +59,25 @@ struct blk {
 struct cardtext {
 	struct blk *v;
 	size_t len, cap;
+	size_t notes;                /* the first block of the footnotes (len: none) */
 	double size, width;          /* of the last layout, pt */
+	double height;               /* of the last layout, pt */
+	cmark_node **lost;           /* what is not printed (cardtext_lost) */
+	size_t nlost, lost_cap;
+};
+
+/*
+ * What flattening a card finds besides its blocks: the footnotes it
+ * references, by number in order of first reference, and what it
+ * cannot print.
+ */
+struct found {
+	int *refs;
+	size_t nrefs, refs_cap;
+	unsigned char *seen;         /* per footnote number: referenced already */
+	size_t seen_cap;
+	int quotes;                  /* block quotes so far, each its id */
+	struct cardtext *ct;
 };
 
 /* What the flattening walk is inside of. */
@@ -107,13 +129,42 @@ S_is(cmark_node *n, const char *type)
 	return t && strcmp(t, type) == 0;
 }
 
+static void
+S_lose(struct found *fd, cmark_node *n)
+{
+	struct cardtext *ct = fd->ct;
+
+	ct->lost = xgrow(ct->lost, &ct->lost_cap, ct->nlost + 1, sizeof(*ct->lost));
+	ct->lost[ct->nlost++] = n;
+}
+
+/* Records footnote number lit (as cmark-gfm numbers them) as referenced. */
+static void
+S_ref(struct found *fd, const char *lit)
+{
+	long num = strtol(lit, NULL, 10);
+	size_t old = fd->seen_cap;
+
+	/* cmark-gfm numbers the definitions 1, 2, ...: never more than the file has. */
+	if (num <= 0 || num > INT_MAX)
+		return;
+	fd->seen = xgrow(fd->seen, &fd->seen_cap, (size_t)num + 1, 1);
+	memset(fd->seen + old, 0, fd->seen_cap - old);
+	if (fd->seen[num])
+		return;
+	fd->seen[num] = 1;
+	fd->refs = xgrow(fd->refs, &fd->refs_cap, fd->nrefs + 1, sizeof(*fd->refs));
+	fd->refs[fd->nrefs++] = (int)num;
+}
+
 /*
  * The inline content of a paragraph, heading or table cell as Pango
  * markup: emphasis and code keep their look, links become their text,
  * images their description; raw HTML is left out (it is not text).
+ * What it references and loses goes to fd, when not NULL.
  */
 static void
-S_inline_markup(cmark_node *container, struct buf *b)
+S_inline_found(cmark_node *container, struct buf *b, struct found *fd)
 {
 	cmark_iter *it = cmark_iter_new(container);
 	cmark_event_type ev;
@@ -144,14 +195,25 @@ S_inline_markup(cmark_node *container, struct buf *b)
 		case CMARK_NODE_EMPH:
 		case CMARK_NODE_IMAGE:
 			buf_puts(b, enter ? "<i>" : "</i>");
+			if (fd && enter && cmark_node_get_type(n) == CMARK_NODE_IMAGE)
+				S_lose(fd, n);
 			break;
 		case CMARK_NODE_STRONG:
 			buf_puts(b, enter ? "<b>" : "</b>");
 			break;
 		case CMARK_NODE_FOOTNOTE_REFERENCE:
+			/* An extension's node, so the iterator visits it twice. */
+			if (!enter)
+				break;
 			buf_puts(b, "<sup>");
 			cardtext_escape(b, S_literal(n));
 			buf_puts(b, "</sup>");
+			if (fd)
+				S_ref(fd, S_literal(n));
+			break;
+		case CMARK_NODE_HTML_INLINE:
+			if (fd)
+				S_lose(fd, n);
 			break;
 		default:
 			if (S_is(n, "strikethrough"))
@@ -162,15 +224,21 @@ S_inline_markup(cmark_node *container, struct buf *b)
 	cmark_iter_free(it);
 }
 
-char *
-cardtext_inline(cmark_node *container)
+static char *
+S_inline(cmark_node *container, struct found *fd)
 {
 	struct buf b;
 
 	buf_init(&b);
-	S_inline_markup(container, &b);
+	S_inline_found(container, &b, fd);
 	buf_putc(&b, '\0');
 	return buf_detach(&b);
+}
+
+char *
+cardtext_inline(cmark_node *container)
+{
+	return S_inline(container, NULL);
 }
 
 /* Code as plain text: tabs to 4-column stops, no final newline. */
@@ -236,6 +304,7 @@ S_emit(struct cardtext *out, enum blk_kind kind, const struct nest *stack,
 	memset(b, 0, sizeof(*b));
 	prev = out->len > 1 ? &out->v[out->len - 2] : NULL;
 	b->kind = kind;
+	b->note = out->len - 1 >= out->notes;
 	b->indent = S_nest_indent(stack, depth);
 	b->marker = *pending_marker;
 	*pending_marker = NULL;
@@ -260,7 +329,7 @@ S_emit(struct cardtext *out, enum blk_kind kind, const struct nest *stack,
 }
 
 static struct table *
-S_table_new(cmark_node *node)
+S_table_new(cmark_node *node, struct found *fd)
 {
 	struct table *t = xcalloc(1, sizeof(*t));
 	uint8_t *align = cmark_gfm_extensions_get_table_alignments(node);
@@ -286,7 +355,7 @@ S_table_new(cmark_node *node)
 		t->header[r] = cmark_gfm_extensions_get_table_row_is_header(row);
 		for (c = 0, cell = cmark_node_first_child(row); cell && c < t->ncols;
 		    cell = cmark_node_next(cell), c++)
-			t->cells[r * t->ncols + c] = cardtext_inline(cell);
+			t->cells[r * t->ncols + c] = S_inline(cell, fd);
 	}
 	return t;
 }
@@ -331,6 +400,7 @@ cardtext_free(struct cardtext *bs)
 			g_object_unref(b->mlayout);
 	}
 	free(bs->v);
+	free(bs->lost);
 	free(bs);
 }
 
@@ -349,18 +419,29 @@ S_marker(struct nest *list, int lists_above, cmark_node *item)
 }
 
 /*
- * Flattens a card's back into blocks. The walk keeps its own stack of
- * lists, items and quotes (heap, not recursion); paragraphs, headings
- * and tables are read whole and the walk skips past them.
+ * Flattens a range of blocks (a card's back, a footnote's body) into
+ * blocks, noting in fd what it references and loses. The walk keeps its
+ * own stack of lists, items and quotes (heap, not recursion);
+ * paragraphs, headings and tables are read whole and the walk skips past
+ * them. With a marker (which it takes), the range is set as one item
+ * with that marker: a footnote and its number.
  */
 static void
-S_flatten(const struct block_range *range, struct cardtext *out)
+S_flatten(const struct block_range *range, struct cardtext *out, struct found *fd, char *marker)
 {
 	struct nest *stack = NULL;
 	size_t depth = 0, cap = 0;
-	char *pending = NULL;
-	int quotes = 0, lists = 0;
+	char *pending = marker;
+	int lists = 0;
 	cmark_node *top;
+
+	if (marker) {
+		stack = xgrow(stack, &cap, 1, sizeof(*stack));
+		memset(&stack[0], 0, sizeof(stack[0]));
+		stack[0].kind = NEST_ITEM;
+		stack[0].indent = 1.3;
+		depth = 1;
+	}
 
 	for (top = range->first; top; top = cmark_node_next(top)) {
 		cmark_iter *it = cmark_iter_new(top);
@@ -416,14 +497,14 @@ S_flatten(const struct block_range *range, struct cardtext *out)
 				memset(&stack[depth], 0, sizeof(stack[depth]));
 				stack[depth].kind = NEST_QUOTE;
 				stack[depth].indent = S_nest_indent(stack, depth) + 0.95;
-				stack[depth].quote = ++quotes;
+				stack[depth].quote = ++fd->quotes;
 				depth++;
 				break;
 			case CMARK_NODE_PARAGRAPH:
 			case CMARK_NODE_HEADING:
 				b = S_emit(out, cmark_node_get_type(n) == CMARK_NODE_HEADING
 				    ? BLK_HEADING : BLK_TEXT, stack, depth, &pending);
-				b->markup = cardtext_inline(n);
+				b->markup = S_inline(n, fd);
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				break;
 			case CMARK_NODE_CODE_BLOCK:
@@ -433,16 +514,19 @@ S_flatten(const struct block_range *range, struct cardtext *out)
 			case CMARK_NODE_THEMATIC_BREAK:
 				S_emit(out, BLK_RULE, stack, depth, &pending);
 				break;
-			case CMARK_NODE_FOOTNOTE_DEFINITION:
 			case CMARK_NODE_HTML_BLOCK:
-				/* Footnotes live at the end of a file, not on a card; raw HTML is not text. */
+				/* Raw HTML is not text: the caller says it is not printed. */
+				S_lose(fd, n);
+				break;
+			case CMARK_NODE_FOOTNOTE_DEFINITION:
+				/* Set after the text, where referenced (cardtext_new). */
 				if (enter)
 					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				break;
 			default:
 				if (enter && S_is(n, "table")) {
 					b = S_emit(out, BLK_TABLE, stack, depth, &pending);
-					b->table = S_table_new(n);
+					b->table = S_table_new(n, fd);
 					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				}
 				break;
@@ -452,17 +536,73 @@ S_flatten(const struct block_range *range, struct cardtext *out)
 		if (top == range->last)
 			break;
 	}
+	/* A footnote with no text still shows its number. */
+	if (marker && pending == marker)
+		S_emit(out, BLK_TEXT, stack, depth, &pending)->markup = xstrdup("");
 	free(pending);
 	free(stack);
 }
 
+/*
+ * The footnotes fd references, after the text: a short rule, then each
+ * note with its number, in order of first reference (a note may
+ * reference another, which comes after it).
+ */
+static void
+S_notes(struct cardtext *ct, struct found *fd, cmark_node *any)
+{
+	cmark_node *root = any, *c, **defs = NULL;
+	size_t ndefs = 0, cap = 0, i;
+	char *none = NULL;
+
+	ct->notes = ct->len;
+	if (fd->nrefs == 0 || any == NULL)
+		return;
+	/* The doc's definitions, in number order (cmark-gfm sorts them last in the document). */
+	while (cmark_node_parent(root))
+		root = cmark_node_parent(root);
+	for (c = cmark_node_first_child(root); c; c = cmark_node_next(c))
+		if (cmark_node_get_type(c) == CMARK_NODE_FOOTNOTE_DEFINITION) {
+			defs = xgrow(defs, &cap, ndefs + 1, sizeof(*defs));
+			defs[ndefs++] = c;
+		}
+	S_emit(ct, BLK_RULE, NULL, 0, &none)->space = 1.1;
+	for (i = 0; i < fd->nrefs; i++) {
+		struct block_range r;
+		int num = fd->refs[i];
+
+		if ((size_t)num > ndefs)
+			continue;
+		r.first = cmark_node_first_child(defs[num - 1]);
+		r.last = cmark_node_last_child(defs[num - 1]);
+		S_flatten(&r, ct, fd, xasprintf("%d", num));
+	}
+	free(defs);
+}
+
 struct cardtext *
-cardtext_new(const struct block_range *back)
+cardtext_new(const struct block_range *back, cmark_node *front)
 {
 	struct cardtext *ct = xcalloc(1, sizeof(*ct));
+	struct found fd;
 
-	S_flatten(back, ct);
+	memset(&fd, 0, sizeof(fd));
+	fd.ct = ct;
+	ct->notes = SIZE_MAX;
+	if (front)
+		free(S_inline(front, &fd));
+	S_flatten(back, ct, &fd, NULL);
+	S_notes(ct, &fd, front ? front : back->first);
+	free(fd.refs);
+	free(fd.seen);
 	return ct;
+}
+
+size_t
+cardtext_lost(const struct cardtext *ct, cmark_node *const **v)
+{
+	*v = ct->lost;
+	return ct->nlost;
 }
 
 /* ---- laying out ------------------------------------------------------ */
@@ -675,18 +815,19 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 	bs->width = width;
 	for (i = 0; i < bs->len; i++) {
 		struct blk *b = &bs->v[i];
-		double indent = fmin(b->indent * size, width / 2);
+		double s = b->note ? size * NOTE_SIZE : size;
+		double indent = fmin(b->indent * s, width / 2);
 		double bw = width - indent;
 
 		if (i > 0)
-			y += b->space * size;
+			y += b->space * s;
 		b->y = y;
 		switch (b->kind) {
 		case BLK_TEXT:
 		case BLK_HEADING:
 			if (!b->layout)
 				b->layout = cardtext_new_layout(f->pango, b->markup, 0);
-			cardtext_set_font(b->layout, f->text, b->kind == BLK_HEADING ? size * 1.12 : size,
+			cardtext_set_font(b->layout, f->text, b->kind == BLK_HEADING ? s * 1.12 : s,
 			    b->kind == BLK_HEADING ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
 			pango_layout_set_width(b->layout, (int)(bw * PANGO_SCALE));
 			b->h = S_height(b->layout);
@@ -705,15 +846,15 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 				pango_layout_set_attributes(b->layout, attrs);
 				pango_attr_list_unref(attrs);
 			}
-			cardtext_set_font(b->layout, f->mono, size * MONO_SIZE, PANGO_WEIGHT_NORMAL);
-			pango_layout_set_width(b->layout, (int)((bw - size) * PANGO_SCALE));
-			b->h = S_height(b->layout) + 0.9 * size;
+			cardtext_set_font(b->layout, f->mono, s * MONO_SIZE, PANGO_WEIGHT_NORMAL);
+			pango_layout_set_width(b->layout, (int)((bw - s) * PANGO_SCALE));
+			b->h = S_height(b->layout) + 0.9 * s;
 			break;
 		case BLK_RULE:
-			b->h = 0.6 * size;
+			b->h = 0.6 * s;
 			break;
 		case BLK_TABLE:
-			b->h = S_table_layout(f, b->table, size, bw);
+			b->h = S_table_layout(f, b->table, s, bw);
 			if (b->table->width > bw + 0.01)
 				too_wide = 1;
 			break;
@@ -721,10 +862,11 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 		if (b->marker) {
 			if (!b->mlayout)
 				b->mlayout = cardtext_new_layout(f->pango, b->marker, 0);
-			cardtext_set_font(b->mlayout, f->text, size, PANGO_WEIGHT_NORMAL);
+			cardtext_set_font(b->mlayout, f->text, s, PANGO_WEIGHT_NORMAL);
 		}
 		y += b->h;
 	}
+	bs->height = y;
 	return too_wide ? HUGE_VAL : y;
 }
 
@@ -778,17 +920,21 @@ S_table_draw(cairo_t *cr, const struct table *t, double x, double y, double size
 }
 
 void
-cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top)
+cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top, double bottom)
 {
-	double size = bs->size, width = bs->width;
+	double width = bs->width;
+	/* The footnotes, moved down so that they end at bottom. */
+	double notes_shift = bs->notes < bs->len ? fmax(0, bottom - (top + bs->height)) : 0;
 	size_t i;
 	int k;
 
 	for (i = 0; i < bs->len; i++) {
 		const struct blk *b = &bs->v[i];
 		const struct blk *prev = i > 0 ? &bs->v[i - 1] : NULL;
+		double size = b->note ? bs->size * NOTE_SIZE : bs->size;
 		double indent = fmin(b->indent * size, width / 2);
-		double y = top + b->y;
+		double shift = i >= bs->notes ? notes_shift : 0;
+		double y = top + shift + b->y;
 		int rtl = (b->kind == BLK_TEXT || b->kind == BLK_HEADING) && S_rtl(b->layout);
 		double bx = rtl ? x : x + indent;   /* the block's box, left edge */
 		double bw = width - indent;
@@ -811,7 +957,11 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top)
 			break;
 		case BLK_RULE:
 			cardtext_grey(cr, GREY_RULE);
-			cardtext_hline(cr, bx + bw * 0.35, bx + bw * 0.65, y + b->h / 2, 0.5);
+			if (i == bs->notes)
+				/* A book's footnote rule: short, at the start of the line. */
+				cardtext_hline(cr, x, x + fmin(width * 0.3, 4 * bs->size), y + b->h / 2, 0.4);
+			else
+				cardtext_hline(cr, bx + bw * 0.35, bx + bw * 0.65, y + b->h / 2, 0.5);
 			break;
 		case BLK_TABLE:
 			S_table_draw(cr, b->table, bx, y, size);
@@ -836,7 +986,7 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top)
 
 			for (j = 0; prev && j < prev->nbars; j++)
 				if (prev->bars[j].quote == b->bars[k].quote)
-					y0 = top + prev->y + prev->h;
+					y0 = top + shift + prev->y + prev->h;
 			cairo_set_line_width(cr, 1.2);
 			cairo_move_to(cr, bar_x, y0);
 			cairo_line_to(cr, bar_x, y + b->h);

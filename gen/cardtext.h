@@ -3,7 +3,8 @@
  *
  * A back's Markdown (a range of cmark blocks) is flattened once into a
  * list of blocks (paragraphs, headings, code, rules, tables), each with
- * its indent, list marker and block-quote bars. The list can then be laid
+ * its indent, list marker and block-quote bars, then the footnotes the
+ * card references, smaller, under a short rule. The list can then be laid
  * out at a size, measured, laid out again smaller, and drawn: pdf.c
  * shrinks a back to fit with it. Right-to-left paragraphs are set right
  * to left, with their markers and bars on the right.
@@ -30,8 +31,20 @@ struct cardtext_fonts {
 
 struct cardtext;
 
-/* Flattens a back. Never fails; an empty range gives an empty text. */
-struct cardtext *cardtext_new(const struct block_range *back);
+/*
+ * Flattens a back, and after it the footnotes that the front (its
+ * heading, or NULL) and the back reference, numbered as the web page
+ * numbers them. Never fails; an empty range gives an empty text. The
+ * nodes must outlive the text.
+ */
+struct cardtext *cardtext_new(const struct block_range *back, cmark_node *front);
+/*
+ * What the card has that a card cannot print, in the front, back and
+ * footnotes, for the caller to say: raw HTML (inline and block) and
+ * images (printed as their description). Sets *v to the nodes, in
+ * document order within each part; returns how many.
+ */
+size_t cardtext_lost(const struct cardtext *ct, cmark_node *const **v);
 /*
  * Lays the text out at `size` points in a column `width` points wide
  * and returns its height in points, or HUGE_VAL when it is too wide at
@@ -40,8 +53,12 @@ struct cardtext *cardtext_new(const struct block_range *back);
  */
 double cardtext_layout(struct cardtext *ct, const struct cardtext_fonts *f,
     double size, double width);
-/* Draws the text as last laid out, its top-left corner at (x, y). */
-void cardtext_draw(const struct cardtext *ct, cairo_t *cr, double x, double y);
+/*
+ * Draws the text as last laid out, its top-left corner at (x, top), its
+ * footnotes moved down to end at bottom, as a book sets them (bottom at
+ * or above top plus the laid-out height: they follow the text).
+ */
+void cardtext_draw(const struct cardtext *ct, cairo_t *cr, double x, double top, double bottom);
 void cardtext_free(struct cardtext *ct);
 
 /*

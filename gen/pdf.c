@@ -36,6 +36,7 @@
 
 #include "cardtext.h"
 #include "impose.h"
+#include "links.h"
 #include "pool.h"
 #include "site.h"
 #include "util.h"
@@ -521,7 +522,7 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 {
 	static const struct block_range none = { NULL, NULL };
 	const struct card_nodes *cn = S_card_nodes(w, c);
-	struct cardtext *text = cardtext_new(cn ? &cn->back : &none);
+	struct cardtext *text = cardtext_new(cn ? &cn->back : &none, cn ? cn->heading : NULL);
 	struct cardtext_fonts f = { w->pango, w->font, w->mono };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 
@@ -572,6 +573,46 @@ S_front(struct writer *w, const struct card *c, struct impose_rect r, struct pre
 	cairo_restore(w->cr);
 }
 
+/*
+ * Says where card c has what its PDF cannot print: each image (printed
+ * as its description; an unsafe one was reported as left out), and the
+ * card's first raw HTML when the web page shows it (unsafe_html; else
+ * it is left out of every output, as the theme README says). Called
+ * once per card, by the writer.
+ */
+static void
+S_lost(struct writer *w, const struct card *c, const struct cardtext *ct)
+{
+	cmark_node *const *v;
+	size_t n = cardtext_lost(ct, &v), i;
+	cmark_node *html = NULL;
+	int body = w->deck->doc && w->deck->doc->src ? w->deck->doc->src->body_line : 1;
+	const char *id = c->id ? c->id : "";
+
+	for (i = 0; i < n; i++) {
+		cmark_node *node = v[i];
+		const char *url = cmark_node_get_url(node);
+
+		if (cmark_node_get_type(node) != CMARK_NODE_IMAGE) {
+			if (w->site->cfg.markdown.unsafe_html && html == NULL)
+				html = node;
+			continue;
+		}
+		if (url == NULL || !links_url_is_safe(url, 1))
+			continue;
+		diag_warning(w->dl, w->file, cmark_node_get_start_line(node) + body - 1,
+		    cmark_node_get_start_column(node),
+		    "image \"%.60s\" on card \"%s\" cannot be printed: the PDF shows %s in its place",
+		    url, id, cmark_node_first_child(node) ? "its description" :
+		    "nothing (it has no description: write one between ![ and ])");
+	}
+	if (html)
+		diag_warning(w->dl, w->file, cmark_node_get_start_line(html) + body - 1,
+		    cmark_node_get_start_column(html),
+		    "raw HTML on card \"%s\" is left out of the PDF, which prints only what Markdown "
+		    "writes: write it in Markdown to print it", id);
+}
+
 /* Draws an answer; pr is NULL when this writer fits it itself, else it takes pr's text. */
 static void
 S_back(struct writer *w, const struct card *c, struct impose_rect r, struct prep *pr)
@@ -590,13 +631,14 @@ S_back(struct writer *w, const struct card *c, struct impose_rect r, struct prep
 		text = pr->back;
 		pr->back = NULL;
 	}
+	S_lost(w, c, text);
 	if (fit.back_over) {
 		S_overflow(w, c);
 		S_clip_body(w, top, room);
-		cardtext_draw(text, w->cr, w->st.pad, top);
+		cardtext_draw(text, w->cr, w->st.pad, top, top);
 	} else
-		/* Short answers sit a little above the middle, long ones fill the body. */
-		cardtext_draw(text, w->cr, w->st.pad, top + (room - fit.back_h) * 0.4);
+		/* Short answers sit a little above the middle, long ones fill the body; footnotes at its foot. */
+		cardtext_draw(text, w->cr, w->st.pad, top + (room - fit.back_h) * 0.4, bottom);
 	cardtext_free(text);
 	cairo_restore(w->cr);
 }

@@ -93,7 +93,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cmark_iter_free(it);
 	back.first = cmark_node_first_child(root);
 	back.last = cmark_node_last_child(root);
-	ct = cardtext_new(&back);
+	ct = cardtext_new(&back, NULL);
 	/* Layout costs milliseconds: only for inputs of card size. */
 	if (size <= 4096) {
 		cardtext_layout(ct, &fonts, 9.5, 180);

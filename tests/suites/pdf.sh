@@ -348,6 +348,37 @@ if [ -d content/cards ]; then
 	fi
 fi
 
+# ---- footnotes ----------------------------------------------------------
+# A card's footnotes (referenced on its front or back) are printed on its
+# back, as a book sets them: under a short rule at the foot, in order of
+# reference, each reference number written once.
+run notes "$F/notes"
+pdf=$tmp/notes/print/notes.pdf
+if [ "$rc" -eq 0 ] && pdftotext -f 2 -l 2 "$pdf" - 2>/dev/null | grep -q "Quokkanote: in South Asia" &&
+	pdftotext -f 2 -l 2 "$pdf" - 2>/dev/null | grep -q "Asked of wild fish only" &&
+	! pdftotext -f 1 -l 1 "$pdf" - 2>/dev/null | grep -q "Quokkanote"; then
+	ok "a card's footnotes, from its front and its back, are printed on its back"
+else
+	fail "footnotes" "exit $rc, back page: $(pdftotext -f 2 -l 2 "$pdf" - 2>/dev/null | tr '\n' ' ' | head -c 300)"
+fi
+# y (from the top) of a word's top or bottom on the backs page.
+word_y() {
+	pdftotext -f 2 -l 2 -bbox "$pdf" - 2>/dev/null |
+		sed -n "s/.*yMin=\"\([0-9.]*\)\".*yMax=\"\([0-9.]*\)\".*>$1<.*/\1 \2/p" | head -n 1
+}
+body=$(word_y 'rivers\.') note1=$(word_y Asked) note2=$(word_y 'Quokkanote:') folio=$(word_y Zebra)
+if echo "$body $note1 $note2 $folio" | awk '{ exit !(NF == 8 && $3 > $2 + 60 && $5 > $3 && $7 - $6 < 30 && $7 > $6) }'; then
+	ok "footnotes sit at the foot of the back, in order, above the folio"
+else
+	fail "footnotes" "rivers. $body, note 1 $note1, note 2 $note2, folio $folio (top bottom)"
+fi
+if pdftotext -layout -f 2 -l 2 "$pdf" - 2>/dev/null | grep -q 'rivers\.2$' &&
+	pdftotext -layout -f 1 -l 1 "$pdf" - 2>/dev/null | grep -q 'live?1 '; then
+	ok "a footnote's number is written once where it is referenced"
+else
+	fail "footnotes" "want \"rivers.2\" and \"live?1\": $(pdftotext -layout "$pdf" - 2>/dev/null | grep -E 'rivers|live')"
+fi
+
 # ---- metadata, outline, dates, identical bytes ------------------------
 pdf=$tmp/basic/print/align.pdf
 for kv in "Title:Alignment" "Author:Quizdeck Tests" \
