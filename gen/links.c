@@ -114,7 +114,7 @@ S_nearest_anchor(const struct doc *d, const char *id)
 	for (i = 0; i < d->nanchors && i < 20000; i++) {
 		if (d->anchors[i].kind == ANCHOR_TOPIC)
 			continue;
-		dist = util_edit_distance(id, d->anchors[i].id, max);
+		dist = str_distance(id, d->anchors[i].id, max);
 		if (dist <= max && dist < best) {
 			best = dist;
 			found = d->anchors[i].id;
@@ -197,7 +197,7 @@ S_nearest_file(const struct site *site, const char *rel)
 
 		if ((s->kind != SOURCE_ASSET) != md)
 			continue;
-		dist = util_edit_distance(rel, s->rel, max);
+		dist = str_distance(rel, s->rel, max);
 		if (dist <= max && dist < best) {
 			best = dist;
 			found = s;

@@ -383,7 +383,8 @@ static const struct tname S_nav_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "current", NULL }, { NULL, NULL },
 };
 static const struct tname S_common_names[] = {
-	{ "lang", NULL }, { "site-title", NULL }, { "title", NULL }, { "page-title", NULL },
+	{ "lang", NULL }, { "site-title", NULL }, { "site-id", NULL }, { "title", NULL },
+	{ "page-title", NULL },
 	{ "description", NULL }, { "body-class", NULL }, { "page-home", NULL },
 	{ "page-test", NULL }, { "page-deck", NULL }, { "page-chapter", NULL },
 	{ "page-404", NULL }, { "interactive", NULL }, { "home", NULL }, { "author", NULL },
@@ -564,7 +565,7 @@ S_scope_nearest(const struct tscope *s, const char *name)
 
 	for (i = 0; i < s->n; i++)
 		for (t = s->tables[i]; t->name; t++)
-			if ((d = util_edit_distance(name, t->name, max)) < best) {
+			if ((d = str_distance(name, t->name, max)) < best) {
 				best = d;
 				found = t->name;
 			}

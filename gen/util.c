@@ -777,38 +777,6 @@ S_strcmp_p(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t
-str_distance(const char *a, const char *b, size_t max)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, d;
-	size_t row[3][65];           /* row i at (i + 1) % 3: rows i - 2, i - 1 and i */
-
-	if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > max)
-		return max + 1;
-	for (j = 0; j <= lb; j++)
-		row[1][j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t *pp = row[(i + 2) % 3], *prev = row[i % 3], *cur = row[(i + 1) % 3];
-
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
-
-			d = prev[j - 1] + (ca != cb);
-			if (prev[j] + 1 < d)
-				d = prev[j] + 1;
-			if (cur[j - 1] + 1 < d)
-				d = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < d)
-				d = pp[j - 2] + 1;
-			cur[j] = d;
-		}
-	}
-	d = row[(la + 1) % 3][lb];
-	return d > max ? max + 1 : d;
-}
-
 const char *
 str_nearest(const char *word, const char *const *names, size_t n)
 {
@@ -835,7 +803,7 @@ strv_sort(char **v, size_t n)
 }
 
 size_t
-util_edit_distance(const char *a, const char *b, size_t max)
+str_distance(const char *a, const char *b, size_t max)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, best = 0, res;
 	size_t *pp, *prev, *cur, *t;
@@ -851,13 +819,15 @@ util_edit_distance(const char *a, const char *b, size_t max)
 		cur[0] = i;
 		best = cur[0];
 		for (j = 1; j <= lb; j++) {
-			size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t d = prev[j - 1] + (ca != cb);
 
 			if (prev[j] + 1 < d)
 				d = prev[j] + 1;
 			if (cur[j - 1] + 1 < d)
 				d = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
 			    pp[j - 2] + 1 < d)
 				d = pp[j - 2] + 1;
 			cur[j] = d;

@@ -137,7 +137,7 @@ uint64_t hash_fnv1a(const void *p, size_t n, uint64_t seed);
  * For "did you mean": the edit distance from a to b (insertions,
  * deletions, substitutions and swaps of neighbours, ASCII letters
  * compared without case), or max + 1 once past max or when either is
- * over 64 bytes. str_nearest gives the one of names[0..n) nearest to
+ * over 256 bytes. str_nearest gives the one of names[0..n) nearest to
  * word, within a third of word's length (1 to 3 edits), the first on a
  * tie; NULL if none is that near.
  */
@@ -146,13 +146,6 @@ const char *str_nearest(const char *word, const char *const *names, size_t n);
 
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
-
-/*
- * Edit distance between a and b counting an adjacent transposition as one
- * ("cots" is one from "cost"), for "did you mean" suggestions; any
- * distance over max (and strings over 256 bytes) gives max + 1.
- */
-size_t util_edit_distance(const char *a, const char *b, size_t max);
 
 /* Sets how malloc keeps freed memory (glibc), once at start: see util.c. */
 void mem_tune(void);
