@@ -38,9 +38,13 @@ all: deps quizdeck site
 deps:
 	@sh tools/deps.sh build
 
+# tests/browser's npm ci runs again when its lock file is newer than what
+# node_modules holds (a package was added), unless node_modules is a link.
 test-deps:
 	@sh tools/deps.sh test
-	@if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules ]; then \
+	@if [ -f tests/browser/package.json ] && { [ ! -d tests/browser/node_modules ] || \
+	    { [ ! -L tests/browser/node_modules ] && \
+	      [ tests/browser/package-lock.json -nt tests/browser/node_modules/.package-lock.json ]; }; }; then \
 		echo "quizdeck: npm ci in tests/browser" >&2; \
 		(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error); \
 	fi

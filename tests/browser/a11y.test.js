@@ -147,7 +147,7 @@ perScheme('axe: a guide page offering "Back to question N"', async (page, scheme
 	report(`guide with the way back (${scheme})`, await axe(page));
 });
 
-exports['axe: deck page, front and back of a card, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+exports['axe: deck page: front, back, after a rating, the reset confirmation with keys off, the end of the session; light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
 	await page.goto(env.fileBase + 'cards/weather/index.html');
 	await page.locator('#viewer .flashcard-front').waitFor();
 	report(`deck front (${scheme})`, await axe(page));
@@ -157,4 +157,15 @@ exports['axe: deck page, front and back of a card, light and dark'] = (env) => e
 	await page.locator('#viewer .flashcard').evaluate((el) =>
 		Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
 	report(`deck back (${scheme})`, await axe(page));
+	await page.getByRole('button', { name: /^Easy / }).click();
+	report(`deck after a rating, undo on (${scheme})`, await axe(page));
+	await page.getByRole('checkbox', { name: 'Single-key shortcuts' }).uncheck();
+	await page.getByRole('button', { name: 'Reset progress…' }).click();
+	await page.getByRole('alertdialog').waitFor();
+	report(`deck reset confirmation, keys off (${scheme})`, await axe(page));
+	await page.getByRole('button', { name: 'Keep my progress' }).click();
+	await page.getByRole('spinbutton', { name: 'New cards a day' }).fill('0');
+	await page.getByRole('spinbutton', { name: 'New cards a day' }).press('Tab');
+	await page.locator('#viewer .viewer-end').waitFor();
+	report(`deck end of the session (${scheme})`, await axe(page));
 });

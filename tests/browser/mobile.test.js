@@ -67,11 +67,15 @@ exports['390 px: the flashcards by touch'] = async (env) => {
 		await page.locator('#viewer .flashcard').tap();
 		await page.locator('#viewer .flashcard-back').waitFor();
 		await fitsWidth(page, 'card back');
-		await page.getByRole('button', { name: 'Again' }).tap();
-		await waitText(page.locator('#viewer .viewer-position'), /^Card 2 of 8$/);
-		await page.getByRole('button', { name: 'Know it' }).tap();
-		await page.getByRole('button', { name: 'Study the ones I missed (1)' }).tap();
-		await waitText(page.locator('#viewer .viewer-position'), /^Card 1 of 1$/);
+		await targetsBigEnough(page, '#viewer', 'card back');
+		await page.getByRole('button', { name: /^Again / }).tap();
+		await waitText(page.locator('#viewer .viewer-position'), /^Card 2 of 9$/);
+		await page.locator('#viewer .flashcard').tap();
+		await page.getByRole('button', { name: /^Easy / }).tap();
+		await waitText(page.locator('#viewer .viewer-position'), /^Card 3 of 9$/);
+		await page.getByRole('button', { name: 'Undo last rating' }).tap();
+		await waitText(page.locator('#viewer .viewer-position'), /^Card 2 of 9$/);
+		await fitsWidth(page, 'after undo');
 		noProblems(context);
 	} finally {
 		await context.close();

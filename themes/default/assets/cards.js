@@ -1,25 +1,218 @@
 /*
- * cards.js: the flashcard viewer on a deck page (body.page-deck).
+ * cards.js: the flashcard viewer on a deck page (body.page-deck), with
+ * spaced repetition.
  *
  * The page already lists every card, front and back (#all-cards); this
  * script builds one-card-at-a-time study in #viewer from clones of those
- * cards. Click the card or press Space to flip it, the arrow keys or the
- * buttons to move; "Know it" and "Again" rate the card and move on.
- * A deep link #<card id> opens that card.
+ * cards. The front is shown first; "Flip card", a click or tap on the
+ * card, or Space shows the back, and only then can the card be rated
+ * Again, Hard, Good or Easy. Each rating button says when the card would
+ * come back. Previous and Next (arrow keys, or a swipe on a touch screen)
+ * move without rating. A deep link #<card id> opens that card.
  *
- * Saved state, localStorage["quizdeck:v1:deck:<slug>"]:
- *   { cards: { <card id>: { fp, box, last } } }
- * box is the card's Leitner box, 1 to 5: "Know it" moves it up one,
- * "Again" back to 1. last is "know" or "again"; the "again" cards make the
- * "study the ones I missed" pass. A card counts only while fp equals its
- * data-fingerprint, so a card whose text changed starts afresh. Storage
- * that is disabled, full or corrupt is treated as empty.
+ * Scheduling is FSRS-6 (the Free Spaced Repetition Scheduler, the open
+ * algorithm Anki uses), written here from its published description, with
+ * its default parameters, desired retention 0.9, learning steps 1 and 10
+ * minutes, a relearning step of 10 minutes, a maximum interval of 36500
+ * days and no fuzz. The Scheduler block below is pure (no DOM, no
+ * storage); in Node it is exported as module.exports.Scheduler, and
+ * tests/browser/fsrs-compare.js checks it against ts-fsrs.
+ *
+ * A session is "the cards due": review cards whose due day has come,
+ * cards in their learning steps due within LEARN_AHEAD, and new cards up
+ * to the daily limit (newCardsPerDay, 20 unless the learner changes it).
+ * A card rated back into its learning steps goes to the end of the
+ * session, so it comes back before the session ends. "Study all cards"
+ * is the other session: the whole deck, in order or shuffled.
+ *
+ * Saved state (every access guarded; storage that is disabled, full or
+ * corrupt is treated as empty). <site> is <body data-site>, "" when the
+ * page has none, so two sites opened from file:// keep apart:
+ *
+ *   localStorage["quizdeck:v2:<site>:deck:<slug>"] =
+ *     { v: 2, cards: { <card id>: { fp, state, step, s, d, due, last, ivl, reps, lapses } },
+ *       day, newToday, session: { day, mode, shuffled, order: [ids], pos, flipped },
+ *       undo: { id, before, newToday, session } | null }
+ *   localStorage["quizdeck:v2:<site>:settings"] = { singleKeys, newCardsPerDay, ... }
+ *
+ * state is 0 new, 1 learning, 2 review, 3 relearning; s is stability in
+ * days, d difficulty 1 to 10; due and last are times in ms; ivl is the
+ * scheduled interval in days. A card counts only while fp equals its
+ * data-fingerprint, so a card whose text changed starts afresh. The
+ * settings object is shared with other pages' scripts: it is read,
+ * merged and written back, never replaced.
+ *
+ * Version 1 (localStorage["quizdeck:v1:deck:<slug>"], Leitner boxes 1 to
+ * 5 with the last answer) is carried over once, when the deck has no v2
+ * state: a card in box b becomes a review card of stability 1, 3, 7, 14
+ * or 30 days (the usual Leitner intervals), a card last marked "again"
+ * stability 1 day; its difficulty is FSRS's initial difficulty for Good,
+ * its last review is that many days ago and it is due today, so the first
+ * session checks what was remembered and FSRS takes over from there. The
+ * v1 key is removed once the v2 state is written.
  */
 (function () {
 	'use strict';
 
-	var STORE_PREFIX = 'quizdeck:v1:deck:';
-	var TOP_BOX = 5;
+	/* ---- the scheduler: FSRS-6, a pure block (no DOM, no storage) ---- */
+
+	var Scheduler = (function () {
+		/* FSRS-6's published default parameters w0..w20 (w20 is the decay). */
+		var W = [0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722,
+			0.1666, 0.796, 1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425,
+			0.0912, 0.0658, 0.1542];
+		var RETENTION = 0.9;           /* desired probability of recall at the due date */
+		var MAX_INTERVAL = 36500;      /* days */
+		var LEARNING_STEPS = [1, 10];  /* minutes, for a new card */
+		var RELEARNING_STEPS = [10];   /* minutes, after a lapse */
+		var S_MIN = 0.001, S_MAX = 36500;
+		var NEW = 0, LEARNING = 1, REVIEW = 2, RELEARNING = 3;
+		var AGAIN = 1, HARD = 2, GOOD = 3, EASY = 4;
+		var MINUTE = 60000, DAY = 86400000;
+
+		/* Values kept to 8 decimals so a state read back from storage
+		 * schedules exactly as the one that was written. */
+		function round8(x) { return Math.round(x * 1e8) / 1e8; }
+		function clamp(x, lo, hi) { return Math.min(Math.max(x, lo), hi); }
+
+		var DECAY = -W[20];
+		/* Chosen so that recall is 90 % after t = S days, whatever the decay. */
+		var FACTOR = round8(Math.pow(0.9, 1 / DECAY) - 1);
+		var INTERVAL_SCALE = round8((Math.pow(RETENTION, 1 / DECAY) - 1) / FACTOR);
+
+		/* The local calendar day of a time, as a day number: elapsed time
+		 * counts in whole days as a learner sees them. */
+		function dayNumber(ms) {
+			var d = new Date(ms);
+			return Math.round(Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()) / DAY);
+		}
+
+		function retrievability(days, s) { return round8(Math.pow(1 + FACTOR * days / s, DECAY)); }
+		function initialDifficulty(g) { return round8(W[4] - Math.exp((g - 1) * W[5]) + 1); }
+
+		function nextDifficulty(d, g) {
+			var damped = d + round8(-W[6] * (g - 3) * (10 - d) / 9);
+			return clamp(round8(W[7] * initialDifficulty(EASY) + (1 - W[7]) * damped), 1, 10);
+		}
+
+		function stabilityAfterRecall(d, s, r, g) {
+			var gain = Math.exp(W[8]) * (11 - d) * Math.pow(s, -W[9]) * (Math.exp((1 - r) * W[10]) - 1) *
+				(g === HARD ? W[15] : 1) * (g === EASY ? W[16] : 1);
+			return round8(clamp(s * (1 + gain), S_MIN, S_MAX));
+		}
+
+		/* After a lapse: never above what a same-day Again would leave. */
+		function stabilityAfterLapse(d, s, r) {
+			var forgot = round8(clamp(W[11] * Math.pow(d, -W[12]) * (Math.pow(s + 1, W[13]) - 1) *
+				Math.exp((1 - r) * W[14]), S_MIN, S_MAX));
+			return Math.min(Math.max(round8(s / Math.exp(W[17] * W[18])), S_MIN), forgot);
+		}
+
+		/* A second review on the same day (the short-term formula). */
+		function stabilitySameDay(s, g) {
+			var gain = Math.pow(s, -W[19]) * Math.exp(W[17] * (g - 3 + W[18]));
+			if (g >= HARD) gain = Math.max(gain, 1);
+			return round8(clamp(s * gain, S_MIN, S_MAX));
+		}
+
+		/* Difficulty and stability after grade g, t whole days after the last review. */
+		function memory(rec, t, g) {
+			if (!rec || rec.state === NEW)
+				return { d: clamp(initialDifficulty(g), 1, 10), s: Math.max(W[g - 1], 0.1) };
+			var s;
+			if (t === 0) s = stabilitySameDay(rec.s, g);
+			else if (g === AGAIN) s = stabilityAfterLapse(rec.d, rec.s, retrievability(t, rec.s));
+			else s = stabilityAfterRecall(rec.d, rec.s, retrievability(t, rec.s), g);
+			return { d: nextDifficulty(rec.d, g), s: s };
+		}
+
+		function interval(s) {
+			return Math.min(Math.max(1, Math.round(s * INTERVAL_SCALE)), MAX_INTERVAL);
+		}
+
+		/* The next learning step for grade g as { minutes, step }, or null
+		 * when the card leaves its steps (graduates to review). Steps are
+		 * shorter than a day. */
+		function learningStep(state, step, g) {
+			var list = state === REVIEW || state === RELEARNING ? RELEARNING_STEPS : LEARNING_STEPS;
+			if (!list.length || step >= list.length) return null;
+			if (state === REVIEW) return g === AGAIN ? { minutes: list[Math.max(0, step)], step: 0 } : null;
+			if (g === AGAIN) return { minutes: list[0], step: 0 };
+			if (g === HARD)
+				return { minutes: Math.round(list.length === 1 ? list[0] * 1.5 : (list[0] + list[1]) / 2), step: step };
+			if (g === GOOD && step + 1 < list.length) return { minutes: list[step + 1], step: step + 1 };
+			return null;
+		}
+
+		function inDays(next, now, days) {
+			next.state = REVIEW;
+			next.step = 0;
+			next.ivl = days;
+			next.due = now + days * DAY;
+		}
+
+		/*
+		 * The four possible next states of a card reviewed at time now (ms),
+		 * for Again, Hard, Good and Easy, in that order. rec is the card's
+		 * state ({ state, step, s, d, due, last, ivl, reps, lapses }) or null
+		 * for a new card; it is not changed. due and last are times in ms;
+		 * ivl is the interval in days (0 while in learning steps).
+		 */
+		function preview(rec, now) {
+			var state = rec ? rec.state : NEW;
+			var step = rec ? rec.step : 0;
+			var t = rec && state !== NEW && rec.last ? dayNumber(now) - dayNumber(rec.last) : 0;
+			var out = [];
+			for (var g = AGAIN; g <= EASY; g++) {
+				var m = memory(rec, t, g);
+				var next = { state: state, step: step, s: m.s, d: m.d, due: now, last: now, ivl: 0,
+					reps: (rec ? rec.reps : 0) + 1, lapses: (rec ? rec.lapses : 0) + (state === REVIEW && g === AGAIN ? 1 : 0) };
+				var ls = learningStep(state, step, g);
+				if (ls) {
+					next.state = state === NEW ? LEARNING : state === REVIEW ? RELEARNING : state;
+					next.step = ls.step;
+					next.due = now + ls.minutes * MINUTE;
+				} else if (state !== REVIEW || g === AGAIN) {
+					inDays(next, now, interval(m.s));
+				}
+				out.push(next);
+			}
+			if (state === REVIEW) {
+				/* Harder grades never wait longer than easier ones. */
+				var hard = interval(out[1].s), good = interval(out[2].s), easy = interval(out[3].s);
+				hard = Math.min(hard, good);
+				good = Math.max(good, hard + 1);
+				easy = Math.max(easy, good + 1);
+				inDays(out[1], now, hard);
+				inDays(out[2], now, good);
+				inDays(out[3], now, easy);
+			}
+			return out;
+		}
+
+		return {
+			preview: preview,
+			dayNumber: dayNumber,
+			initialDifficulty: initialDifficulty,
+			states: { NEW: NEW, LEARNING: LEARNING, REVIEW: REVIEW, RELEARNING: RELEARNING },
+			params: {
+				version: 'FSRS-6', w: W.slice(), retention: RETENTION, maxInterval: MAX_INTERVAL,
+				learningSteps: LEARNING_STEPS.slice(), relearningSteps: RELEARNING_STEPS.slice(),
+				shortTerm: true, fuzz: false
+			}
+		};
+	}());
+
+	if (typeof module === 'object' && module.exports) module.exports.Scheduler = Scheduler;
+	if (typeof document === 'undefined') return;
+
+	var S = Scheduler.states;
+	var V1_PREFIX = 'quizdeck:v1:deck:';
+	var LEITNER_DAYS = [1, 1, 3, 7, 14, 30];   /* by box; box 1 is index 1 */
+	var NEW_CARDS_PER_DAY = 20;
+	var LEARN_AHEAD = 20 * 60000;   /* a learning card this close to due is shown now */
+	var SWIPE = 60;                 /* px a finger must travel sideways to turn a card */
+	var GRADES = ['Again', 'Hard', 'Good', 'Easy'];
 
 	function el(tag, className, text) {
 		var node = document.createElement(tag);
@@ -54,13 +247,6 @@
 		return b;
 	}
 
-	/* A mark beside a word; screen readers read the word only. */
-	function icon(mark) {
-		var s = el('span', 'icon', mark);
-		s.setAttribute('aria-hidden', 'true');
-		return s;
-	}
-
 	function shuffle(list) {
 		for (var i = list.length - 1; i > 0; i--) {
 			var j = Math.floor(Math.random() * (i + 1));
@@ -75,43 +261,106 @@
 		return !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
 	}
 
+	function plural(n, one, many) {
+		return n + ' ' + (n === 1 ? one : many);
+	}
+
+	/* "in 10 min", "in 3 days", "in 2.5 months" for the time from now to due. */
+	function waitText(rec, now) {
+		if (rec.ivl === 0) {
+			var min = Math.max(1, Math.round((rec.due - now) / 60000));
+			return min < 60 ? 'in ' + min + ' min' : 'in ' + plural(Math.round(min / 60), 'hour', 'hours');
+		}
+		var days = rec.ivl;
+		if (days < 31) return 'in ' + plural(days, 'day', 'days');
+		if (days < 365) return 'in ' + (Math.round(days / 3.04375) / 10) + ' months';
+		return 'in ' + (Math.round(days / 36.525) / 10) + ' years';
+	}
+
+	function today(now) {
+		var d = new Date(now);
+		return d.getFullYear() + '-' + ('0' + (d.getMonth() + 1)).slice(-2) + '-' + ('0' + d.getDate()).slice(-2);
+	}
+
 	/* ---- storage: every access guarded ---- */
 
-	function loadState(key) {
-		var state = { cards: {} };
-		var data;
+	function readJSON(key) {
 		try {
 			var raw = window.localStorage.getItem(key);
-			if (!raw) return state;
-			data = JSON.parse(raw);
+			return raw ? JSON.parse(raw) : null;
 		} catch (e) {
-			return state;
+			return null;
 		}
-		if (!data || typeof data !== 'object' || !data.cards || typeof data.cards !== 'object')
-			return state;
-		Object.keys(data.cards).forEach(function (id) {
-			var c = data.cards[id];
-			if (c && typeof c.fp === 'string' && typeof c.box === 'number' &&
-			    c.box >= 1 && c.box <= TOP_BOX && (c.last === 'know' || c.last === 'again'))
-				state.cards[id] = { fp: c.fp, box: Math.floor(c.box), last: c.last };
-		});
-		return state;
 	}
 
-	function saveState(key, state) {
+	function writeJSON(key, value) {
 		try {
-			window.localStorage.setItem(key, JSON.stringify(state));
+			window.localStorage.setItem(key, JSON.stringify(value));
+			return true;
 		} catch (e) {
-			/* full or disabled: the viewer goes on without remembering */
+			return false;   /* full or disabled: the viewer goes on without remembering */
 		}
 	}
 
-	function removeState(key) {
+	function removeKey(key) {
 		try {
 			window.localStorage.removeItem(key);
 		} catch (e) {
 			/* nothing to do */
 		}
+	}
+
+	function isNum(x) {
+		return typeof x === 'number' && isFinite(x);
+	}
+
+	function validRecord(c) {
+		return c && typeof c.fp === 'string' && (c.state === 1 || c.state === 2 || c.state === 3) &&
+			isNum(c.step) && c.step >= 0 && isNum(c.s) && c.s > 0 && isNum(c.d) && c.d >= 1 && c.d <= 10 &&
+			isNum(c.due) && isNum(c.last) && isNum(c.ivl) && c.ivl >= 0 && isNum(c.reps) && isNum(c.lapses);
+	}
+
+	function emptyState() {
+		return { v: 2, cards: {}, day: '', newToday: 0, session: null, undo: null };
+	}
+
+	function loadState(key) {
+		var state = emptyState();
+		var data = readJSON(key);
+		if (!data || typeof data !== 'object' || data.v !== 2 || !data.cards || typeof data.cards !== 'object')
+			return state;
+		Object.keys(data.cards).forEach(function (id) {
+			if (validRecord(data.cards[id])) state.cards[id] = data.cards[id];
+		});
+		if (typeof data.day === 'string' && isNum(data.newToday)) {
+			state.day = data.day;
+			state.newToday = data.newToday;
+		}
+		var ss = data.session;
+		if (ss && typeof ss === 'object' && Array.isArray(ss.order) && isNum(ss.pos) &&
+		    (ss.mode === 'due' || ss.mode === 'all'))
+			state.session = ss;
+		var u = data.undo;
+		if (u && typeof u.id === 'string' && (u.before === null || validRecord(u.before)) && u.session)
+			state.undo = u;
+		return state;
+	}
+
+	/* Version 1's Leitner boxes as FSRS review cards (the header says why so). */
+	function fromV1(key, cards, now) {
+		var old = readJSON(key);
+		if (!old || typeof old !== 'object' || !old.cards || typeof old.cards !== 'object') return null;
+		var state = emptyState();
+		var fps = {};
+		cards.forEach(function (c) { fps[c.id] = c.fp; });
+		Object.keys(old.cards).forEach(function (id) {
+			var c = old.cards[id];
+			if (!c || c.fp !== fps[id] || !isNum(c.box) || c.box < 1 || c.box > 5) return;
+			var days = c.last === 'again' ? 1 : LEITNER_DAYS[Math.floor(c.box)];
+			state.cards[id] = { fp: c.fp, state: S.REVIEW, step: 0, s: days, d: Scheduler.initialDifficulty(3),
+				due: now, last: now - days * 86400000, ivl: days, reps: 1, lapses: c.last === 'again' ? 1 : 0 };
+		});
+		return state;
 	}
 
 	/* ---- the deck, read from the page ---- */
@@ -135,17 +384,28 @@
 
 	function Viewer(root, cards) {
 		var self = this;
+		var site = document.body.getAttribute('data-site') || '';
+		var slug = root.getAttribute('data-deck') || 'deck';
 		this.root = root;
 		this.cards = cards;
-		this.key = STORE_PREFIX + (root.getAttribute('data-deck') || 'deck');
+		this.byId = {};
+		cards.forEach(function (c, i) { self.byId[c.id] = i; });
+		this.key = 'quizdeck:v2:' + site + ':deck:' + slug;
+		this.settingsKey = 'quizdeck:v2:' + site + ':settings';
 		this.state = loadState(this.key);
-		this.missedOnly = false;
-		this.shuffled = false;
-		this.order = this.deckOrder();
-		this.pos = 0;
+		if (!readJSON(this.key)) {
+			var carried = fromV1(V1_PREFIX + slug, cards, Date.now());
+			if (carried) {
+				this.state = carried;
+				if (writeJSON(this.key, carried)) removeKey(V1_PREFIX + slug);
+			}
+		}
+		this.settings = this.loadSettings();
 		this.back = false;
 		this.ended = false;
+		this.confirming = false;
 		this.build();
+		if (!this.resumeSession()) this.startSession('due', this.state.session ? !!this.state.session.shuffled : false);
 		this.openFromHash(false);
 		this.render(false);
 		root.hidden = false;
@@ -154,30 +414,90 @@
 		window.addEventListener('hashchange', function () { self.openFromHash(true); });
 	}
 
-	Viewer.prototype.deckOrder = function () {
-		return this.cards.map(function (c, i) { return i; });
+	Viewer.prototype.loadSettings = function () {
+		var s = readJSON(this.settingsKey);
+		var out = { singleKeys: true, newCardsPerDay: NEW_CARDS_PER_DAY };
+		if (s && typeof s === 'object') {
+			if (typeof s.singleKeys === 'boolean') out.singleKeys = s.singleKeys;
+			if (isNum(s.newCardsPerDay) && s.newCardsPerDay >= 0) out.newCardsPerDay = Math.floor(s.newCardsPerDay);
+		}
+		return out;
 	};
 
-	/* A card's saved record, or null when it has none or its text changed. */
+	Viewer.prototype.saveSettings = function () {
+		var s = readJSON(this.settingsKey);
+		if (!s || typeof s !== 'object' || Array.isArray(s)) s = {};
+		s.singleKeys = this.settings.singleKeys;
+		s.newCardsPerDay = this.settings.newCardsPerDay;
+		writeJSON(this.settingsKey, s);
+	};
+
+	Viewer.prototype.save = function () {
+		this.state.session.flipped = this.back;
+		writeJSON(this.key, this.state);
+	};
+
+	/* A card's saved record, or null when it is new or its text changed. */
 	Viewer.prototype.record = function (card) {
 		var r = this.state.cards[card.id];
 		return r && r.fp === card.fp ? r : null;
 	};
 
-	Viewer.prototype.missed = function () {
-		var self = this;
-		return this.deckOrder().filter(function (i) {
-			var r = self.record(self.cards[i]);
-			return r && r.last === 'again';
-		});
+	/* The count of new cards introduced today, reset when the day changes. */
+	Viewer.prototype.newToday = function (now) {
+		if (this.state.day !== today(now)) {
+			this.state.day = today(now);
+			this.state.newToday = 0;
+		}
+		return this.state.newToday;
 	};
 
-	Viewer.prototype.knownCount = function () {
+	Viewer.prototype.isDue = function (card, now) {
+		var r = this.record(card);
+		if (!r) return false;
+		if (r.state === S.REVIEW) return Scheduler.dayNumber(r.due) <= Scheduler.dayNumber(now);
+		return r.due <= now + LEARN_AHEAD;
+	};
+
+	/* The ids due now: due cards, earliest first, then new cards up to the day's limit. */
+	Viewer.prototype.dueOrder = function (now) {
 		var self = this;
-		return this.cards.filter(function (c) {
-			var r = self.record(c);
-			return r && r.last === 'know';
-		}).length;
+		var due = this.cards.filter(function (c) { return self.isDue(c, now); });
+		due.sort(function (a, b) { return self.record(a).due - self.record(b).due || self.byId[a.id] - self.byId[b.id]; });
+		var room = Math.max(0, this.settings.newCardsPerDay - this.newToday(now));
+		var fresh = this.cards.filter(function (c) { return !self.record(c); }).slice(0, room);
+		return due.concat(fresh).map(function (c) { return c.id; });
+	};
+
+	Viewer.prototype.dueCount = function (now) {
+		return this.dueOrder(now).length;
+	};
+
+	Viewer.prototype.startSession = function (mode, shuffled) {
+		var now = Date.now();
+		var order = mode === 'due' ? this.dueOrder(now) : this.cards.map(function (c) { return c.id; });
+		if (shuffled) shuffle(order);
+		this.state.session = { day: today(now), mode: mode, shuffled: shuffled, order: order, pos: 0, flipped: false };
+		this.back = false;
+		this.ended = order.length === 0;
+		this.save();
+	};
+
+	/* Takes up a saved session of today where it was left, when its cards are all still here. */
+	Viewer.prototype.resumeSession = function () {
+		var ss = this.state.session, self = this;
+		if (!ss || ss.day !== today(Date.now())) return false;
+		if (!ss.order.every(function (id) { return typeof id === 'string' && self.byId[id] !== undefined; })) return false;
+		if (ss.mode === 'all' && ss.order.length !== this.cards.length) return false;
+		ss.pos = Math.max(0, Math.min(Math.floor(ss.pos), ss.order.length));
+		this.ended = ss.pos >= ss.order.length;
+		this.back = !this.ended && ss.flipped === true;
+		return true;
+	};
+
+	Viewer.prototype.current = function () {
+		var ss = this.state.session;
+		return this.cards[this.byId[ss.order[ss.pos]]];
 	};
 
 	/* Builds the viewer's fixed parts once; render() fills them. */
@@ -188,27 +508,43 @@
 		var top = el('div', 'viewer-top');
 		this.position = el('p', 'viewer-position');
 		this.passNote = el('p', 'viewer-pass');
+		this.dueNote = el('p', 'viewer-due');
 		top.appendChild(this.position);
 		top.appendChild(this.passNote);
+		top.appendChild(this.dueNote);
 		root.appendChild(top);
 
+		this.stage = el('div', 'viewer-stage');
 		this.card = el('div', 'flashcard');
 		this.card.tabIndex = -1;
 		this.card.addEventListener('click', function (e) {
 			if (e.target.closest('a, button') || self.ended) return;
 			self.flip();
 		});
-		root.appendChild(this.card);
-
+		this.watchSwipe();
+		this.stage.appendChild(this.card);
 		this.end = el('div', 'viewer-end');
 		this.end.hidden = true;
 		this.end.tabIndex = -1;
-		root.appendChild(this.end);
+		this.stage.appendChild(this.end);
+		this.confirmBox = el('div', 'viewer-confirm');
+		this.confirmBox.setAttribute('role', 'alertdialog');
+		this.confirmBox.setAttribute('aria-labelledby', 'viewer-confirm-text');
+		this.confirmBox.hidden = true;
+		var question = el('p', null, 'Forget all progress on this deck? Every card becomes new again. This cannot be undone.');
+		question.id = 'viewer-confirm-text';
+		this.confirmBox.appendChild(question);
+		var answers = el('div', 'viewer-end-actions');
+		answers.appendChild(button('Yes, reset progress', 'viewer-confirm-yes', function () { self.reset(); }));
+		this.cancelButton = button('Keep my progress', 'primary viewer-confirm-no', function () { self.askReset(false); });
+		answers.appendChild(this.cancelButton);
+		this.confirmBox.appendChild(answers);
+		this.stage.appendChild(this.confirmBox);
+		root.appendChild(this.stage);
 
 		var move = el('div', 'viewer-move');
 		this.prevButton = button('Previous card', 'viewer-prev', function (e) { self.move(-1, e); });
 		this.flipButton = button('Flip card', 'primary viewer-flip', function (e) { self.flip(e); });
-		this.flipButton.setAttribute('aria-pressed', 'false');
 		this.nextButton = button('Next card', 'viewer-next', function (e) { self.move(1, e); });
 		move.appendChild(this.prevButton);
 		move.appendChild(this.flipButton);
@@ -217,13 +553,18 @@
 
 		var rate = el('div', 'viewer-rate');
 		rate.setAttribute('role', 'group');
-		rate.setAttribute('aria-label', 'How did you do?');
-		this.againButton = button('Again', 'viewer-again', function (e) { self.rate('again', e); });
-		this.knowButton = button('Know it', 'viewer-know', function (e) { self.rate('know', e); });
-		this.againButton.insertBefore(icon('↺'), this.againButton.firstChild);
-		this.knowButton.insertBefore(icon('✓'), this.knowButton.firstChild);
-		rate.appendChild(this.againButton);
-		rate.appendChild(this.knowButton);
+		rate.setAttribute('aria-label', 'How well did you remember it?');
+		this.rateButtons = GRADES.map(function (word, i) {
+			var b = button('', 'viewer-grade viewer-grade-' + word.toLowerCase(), function (e) { self.rate(i + 1, e); });
+			b.appendChild(el('span', 'grade-word', word));
+			b.appendChild(document.createTextNode(' '));
+			b.appendChild(el('span', 'grade-next', ''));
+			var badge = el('kbd', 'key-badge', String(i + 1));
+			badge.setAttribute('aria-hidden', 'true');
+			b.appendChild(badge);
+			rate.appendChild(b);
+			return b;
+		});
 		root.appendChild(rate);
 
 		var progress = el('div', 'viewer-progress');
@@ -231,30 +572,90 @@
 		this.progressText.id = 'viewer-progress-text';
 		this.progress = el('progress', 'viewer-progress-bar');
 		this.progress.max = this.cards.length;
-		this.progress.setAttribute('aria-label', 'Cards you know');
+		this.progress.setAttribute('aria-label', 'Cards learned');
 		this.progress.setAttribute('aria-describedby', 'viewer-progress-text');
 		progress.appendChild(this.progress);
 		progress.appendChild(this.progressText);
 		root.appendChild(progress);
 
 		var tools = el('div', 'viewer-tools');
+		this.undoButton = button('Undo last rating', 'quiet viewer-undo', function () { self.undo(); });
 		this.shuffleButton = button('Shuffle', 'quiet viewer-shuffle', function () { self.toggleShuffle(); });
 		this.shuffleButton.setAttribute('aria-pressed', 'false');
-		this.missedButton = button('Study the ones I missed', 'quiet viewer-missed', function () {
-			self.setPass(!self.missedOnly);
+		this.modeButton = button('Study all cards', 'quiet viewer-mode', function () {
+			self.switchMode(self.state.session.mode === 'due' ? 'all' : 'due');
 		});
-		this.resetButton = button('Reset progress', 'quiet viewer-reset', function () { self.reset(); });
+		this.resetButton = button('Reset progress…', 'quiet viewer-reset', function () { self.askReset(true); });
+		tools.appendChild(this.undoButton);
 		tools.appendChild(this.shuffleButton);
-		tools.appendChild(this.missedButton);
+		tools.appendChild(this.modeButton);
 		tools.appendChild(this.resetButton);
 		root.appendChild(tools);
 
-		root.appendChild(el('p', 'viewer-keys', 'Keys: Space flips · ← → move · K know it · A again'));
+		var settings = el('div', 'viewer-settings');
+		var keysLabel = el('label', 'viewer-setting');
+		this.keysBox = el('input');
+		this.keysBox.type = 'checkbox';
+		this.keysBox.addEventListener('change', function () {
+			self.settings.singleKeys = self.keysBox.checked;
+			self.saveSettings();
+			self.render(false);
+			self.announce(self.settings.singleKeys ? 'Single-key shortcuts on.' : 'Single-key shortcuts off.');
+		});
+		keysLabel.appendChild(this.keysBox);
+		keysLabel.appendChild(document.createTextNode(' Single-key shortcuts'));
+		settings.appendChild(keysLabel);
+		var newLabel = el('label', 'viewer-setting');
+		newLabel.appendChild(document.createTextNode('New cards a day '));
+		this.newBox = el('input', 'viewer-new-limit');
+		this.newBox.type = 'number';
+		this.newBox.min = '0';
+		this.newBox.max = '9999';
+		this.newBox.addEventListener('change', function () {
+			var n = parseInt(self.newBox.value, 10);
+			if (!(n >= 0)) n = NEW_CARDS_PER_DAY;
+			self.settings.newCardsPerDay = Math.min(n, 9999);
+			self.saveSettings();
+			if (self.state.session.mode === 'due') self.startSession('due', self.state.session.shuffled);
+			self.render(false);
+		});
+		newLabel.appendChild(this.newBox);
+		settings.appendChild(newLabel);
+		root.appendChild(settings);
+
+		this.keys = el('p', 'viewer-keys');
+		[['Keys: ', null], ['Space', ' flips · '], ['←', ' '], ['→', ' move · '], ['1', '–'], ['4', ' rate · '], ['U', ' undoes']]
+			.forEach(function (part) {
+				if (part[1] === null) {
+					self.keys.appendChild(document.createTextNode(part[0]));
+					return;
+				}
+				self.keys.appendChild(el('kbd', null, part[0]));
+				self.keys.appendChild(document.createTextNode(part[1]));
+			});
+		root.appendChild(this.keys);
 
 		this.status = el('p', 'visually-hidden');
 		this.status.setAttribute('role', 'status');
 		this.status.setAttribute('aria-live', 'polite');
 		root.appendChild(this.status);
+	};
+
+	/* A sideways swipe on a touch screen moves to the next or previous card. */
+	Viewer.prototype.watchSwipe = function () {
+		var self = this, start = null;
+		this.card.addEventListener('pointerdown', function (e) {
+			start = e.pointerType === 'touch' ? { x: e.clientX, y: e.clientY } : null;
+		});
+		this.card.addEventListener('pointercancel', function () { start = null; });
+		this.card.addEventListener('pointerup', function (e) {
+			if (!start) return;
+			var dx = e.clientX - start.x, dy = e.clientY - start.y;
+			start = null;
+			if (Math.abs(dx) < SWIPE || Math.abs(dx) < 2 * Math.abs(dy)) return;
+			/* Browsers send no click after a finger moved this far, so the card does not also flip. */
+			self.move(dx < 0 ? 1 : -1);
+		});
 	};
 
 	Viewer.prototype.announce = function (text) {
@@ -263,47 +664,63 @@
 		window.setTimeout(function () { status.textContent = text; }, 50);
 	};
 
-	Viewer.prototype.current = function () {
-		return this.cards[this.order[this.pos]];
-	};
-
 	/* Shows the current card, front or back, and brings every control up to date. */
 	Viewer.prototype.render = function (turning) {
-		var card = this.current();
-		var n = this.order.length;
-		var missed = this.missed().length;
-		var known = this.knownCount();
+		var self = this;
+		var now = Date.now();
+		var ss = this.state.session;
+		var n = ss.order.length;
+		var due = this.dueCount(now);
+		var learned = this.cards.filter(function (c) {
+			var r = self.record(c);
+			return r && r.state === S.REVIEW;
+		}).length;
 
-		this.position.textContent = this.ended ? 'End of the pass' : 'Card ' + (this.pos + 1) + ' of ' + n;
-		this.passNote.textContent = (this.missedOnly ? 'The ones you missed' : 'All cards') +
-			(this.shuffled ? ', shuffled' : ', in order');
+		this.position.textContent = this.ended ? (ss.mode === 'due' ? 'Done for now' : 'End of the deck') :
+			'Card ' + (ss.pos + 1) + ' of ' + n;
+		this.passNote.textContent = (ss.mode === 'due' ? 'Cards due' : 'All cards') +
+			(ss.shuffled ? ', shuffled' : ', in order');
+		this.dueNote.textContent = due ? plural(due, 'card', 'cards') + ' due' : 'No cards due';
 
-		this.card.hidden = this.ended;
-		this.end.hidden = !this.ended;
-		if (!this.ended) this.renderCard(card, turning);
-		else this.renderEnd(missed);
+		this.card.hidden = this.ended || this.confirming;
+		this.end.hidden = !this.ended || this.confirming;
+		this.confirmBox.hidden = !this.confirming;
+		if (!this.ended) this.renderCard(this.current(), turning, now);
+		else this.renderEnd(now);
 
-		this.prevButton.disabled = this.pos === 0 && !this.ended;
-		this.nextButton.disabled = this.ended;
-		this.flipButton.disabled = this.ended;
-		this.againButton.disabled = this.ended;
-		this.knowButton.disabled = this.ended;
-		this.flipButton.setAttribute('aria-pressed', this.back ? 'true' : 'false');
+		var idle = this.ended || this.confirming;
+		this.prevButton.disabled = this.confirming || (ss.pos === 0 && !this.ended) || n === 0;
+		this.nextButton.disabled = idle;
+		this.flipButton.disabled = idle;
+		var choices = idle ? null : Scheduler.preview(this.record(this.current()), now);
+		this.rateButtons.forEach(function (b, i) {
+			b.disabled = idle || !self.back;
+			b.querySelector('.grade-next').textContent = choices ? waitText(choices[i], now) : '';
+		});
 
-		this.progress.value = known;
-		this.progressText.textContent = known + ' of ' + this.cards.length + ' known';
+		this.progress.value = learned;
+		this.progressText.textContent = learned + ' of ' + this.cards.length + ' learned';
 
-		this.shuffleButton.setAttribute('aria-pressed', this.shuffled ? 'true' : 'false');
-		if (this.missedOnly) {
-			this.missedButton.textContent = 'Study all cards';
-			this.missedButton.hidden = false;
-		} else {
-			this.missedButton.textContent = 'Study the ones I missed (' + missed + ')';
-			this.missedButton.hidden = missed === 0;
-		}
+		this.undoButton.disabled = !this.state.undo || this.confirming;
+		this.shuffleButton.setAttribute('aria-pressed', ss.shuffled ? 'true' : 'false');
+		this.shuffleButton.disabled = this.confirming;
+		this.modeButton.textContent = ss.mode === 'due' ? 'Study all cards' : 'Study the cards due (' + due + ')';
+		this.modeButton.disabled = this.confirming;
+		this.resetButton.disabled = this.confirming;
+		this.keysBox.checked = this.settings.singleKeys;
+		this.newBox.value = String(this.settings.newCardsPerDay);
+		this.keys.hidden = !this.settings.singleKeys;
+		this.root.classList.toggle('no-single-keys', !this.settings.singleKeys);
 	};
 
-	Viewer.prototype.renderCard = function (card, turning) {
+	function describe(rec, now) {
+		if (!rec) return 'New card';
+		if (rec.state !== S.REVIEW) return rec.state === S.LEARNING ? 'Learning' : 'Relearning after a lapse';
+		var days = Scheduler.dayNumber(rec.due) - Scheduler.dayNumber(now);
+		return 'Review card · ' + (days <= 0 ? 'due today' : 'due ' + plural(days, 'day', 'days') + ' from now');
+	}
+
+	Viewer.prototype.renderCard = function (card, turning, now) {
 		var face = this.card;
 		clear(face);
 		face.classList.toggle('is-back', this.back);
@@ -315,21 +732,24 @@
 		label.appendChild(el('span', 'flashcard-side', this.back ? 'Back' : 'Front'));
 		face.appendChild(label);
 
-		if (!this.back) {
-			face.appendChild(cloneChildren(card.front, el('p', 'flashcard-front')));
-			var hint = el('p', 'flashcard-hint');
-			hint.appendChild(el('span', 'hint-pointer', 'Click the card or press Space to see the back.'));
-			hint.appendChild(el('span', 'hint-touch', 'Tap the card to see the back.'));
-			face.appendChild(hint);
-		} else {
-			face.appendChild(cloneChildren(card.front, el('p', 'flashcard-question')));
-			face.appendChild(cloneChildren(card.back, el('div', 'flashcard-back')));
-		}
+		/* Both faces share one grid cell, so the card is as tall as the
+		 * taller one and nothing below it moves on a flip. */
+		var faces = el('div', 'flashcard-faces');
+		var front = el('div', 'flashcard-face face-front');
+		front.appendChild(cloneChildren(card.front, el('h2', 'flashcard-front')));
+		var hint = el('p', 'flashcard-hint');
+		hint.appendChild(el('span', 'hint-pointer', 'Click the card to see the back.'));
+		hint.appendChild(el('span', 'hint-touch', 'Tap the card to see the back; swipe to move.'));
+		front.appendChild(hint);
+		var back = el('div', 'flashcard-face face-back');
+		back.appendChild(cloneChildren(card.front, el('p', 'flashcard-question')));
+		back.appendChild(cloneChildren(card.back, el('div', 'flashcard-back')));
+		(this.back ? front : back).setAttribute('aria-hidden', 'true');
+		faces.appendChild(front);
+		faces.appendChild(back);
+		face.appendChild(faces);
 
-		var r = this.record(card);
-		var note = !r ? 'New card' : r.last === 'again' ? 'Marked again · box 1 of ' + TOP_BOX :
-			'Known · box ' + r.box + ' of ' + TOP_BOX;
-		face.appendChild(el('p', 'flashcard-box', note));
+		face.appendChild(el('p', 'flashcard-box', describe(this.record(card), now)));
 
 		if (turning && !reducedMotion()) {
 			face.classList.remove('is-turning');
@@ -338,23 +758,37 @@
 		}
 	};
 
-	Viewer.prototype.renderEnd = function (missed) {
-		var self = this, box = this.end;
+	Viewer.prototype.renderEnd = function (now) {
+		var self = this, box = this.end, ss = this.state.session;
 		clear(box);
-		var known = this.knownCount();
-		box.appendChild(el('h2', 'viewer-end-title', 'You went through every card in this pass'));
-		box.appendChild(el('p', null, known + ' of ' + this.cards.length + ' known · ' +
-			missed + (missed === 1 ? ' card' : ' cards') + ' to study again.'));
-		var actions = el('div', 'viewer-end-actions');
-		if (missed) {
-			actions.appendChild(button('Study the ' + missed + ' I missed', 'primary', function () {
-				self.setPass(true);
-			}));
+		var due = this.dueCount(now);
+		if (ss.mode === 'due') {
+			box.appendChild(el('h2', 'viewer-end-title', due ? 'More cards are due' : 'No more cards due'));
+			box.appendChild(el('p', null, due ? plural(due, 'card is', 'cards are') + ' due now.' : this.nextDueText(now)));
+		} else {
+			box.appendChild(el('h2', 'viewer-end-title', 'You went through every card'));
+			box.appendChild(el('p', null, due ? plural(due, 'card', 'cards') + ' due now.' : this.nextDueText(now)));
 		}
-		actions.appendChild(button('Start again with all cards', missed ? '' : 'primary', function () {
-			self.setPass(false);
+		var actions = el('div', 'viewer-end-actions');
+		if (due) actions.appendChild(button('Study the ' + plural(due, 'card', 'cards') + ' due', 'primary', function () {
+			self.switchMode('due');
+		}));
+		actions.appendChild(button(ss.mode === 'all' ? 'Go through all cards again' : 'Study all cards', due ? '' : 'primary', function () {
+			self.switchMode('all');
 		}));
 		box.appendChild(actions);
+	};
+
+	Viewer.prototype.nextDueText = function (now) {
+		var self = this, first = null;
+		this.cards.forEach(function (c) {
+			var r = self.record(c);
+			if (r && (first === null || r.due < first.due)) first = r;
+		});
+		if (!first) return 'No cards due.';
+		if (first.state !== S.REVIEW) return 'The next card is due ' + waitText({ ivl: 0, due: first.due }, now) + '.';
+		var days = Scheduler.dayNumber(first.due) - Scheduler.dayNumber(now);
+		return 'The next card is due ' + (days <= 1 ? 'tomorrow' : 'in ' + days + ' days') + '.';
 	};
 
 	/* After a click with the pointer, focus goes to the card so Space flips
@@ -367,8 +801,9 @@
 	};
 
 	Viewer.prototype.flip = function (e) {
-		if (this.ended) return;
+		if (this.ended || this.confirming) return;
 		this.back = !this.back;
+		this.save();
 		this.render(true);
 		this.settleFocus(e);
 		var card = this.current();
@@ -377,90 +812,133 @@
 	};
 
 	Viewer.prototype.show = function (pos, e) {
-		this.ended = false;
-		this.pos = Math.max(0, Math.min(pos, this.order.length - 1));
+		var ss = this.state.session;
+		this.ended = ss.order.length === 0;
+		ss.pos = Math.max(0, Math.min(pos, ss.order.length - 1));
 		this.back = false;
+		this.save();
 		this.render(false);
 		this.settleFocus(e);
+		if (this.ended) return;
 		var card = this.current();
-		this.announce('Card ' + (this.pos + 1) + ' of ' + this.order.length + ': ' +
+		this.announce('Card ' + (ss.pos + 1) + ' of ' + ss.order.length + ': ' +
 			(card.front ? card.front.textContent.trim() : ''));
 	};
 
 	Viewer.prototype.move = function (step, e) {
+		var ss = this.state.session;
+		if (this.confirming) return;
 		if (this.ended) {
-			if (step < 0) this.show(this.order.length - 1, e);
+			if (step < 0 && ss.order.length) this.show(ss.order.length - 1, e);
 			return;
 		}
-		var pos = this.pos + step;
+		var pos = ss.pos + step;
 		if (pos < 0) return;
-		if (pos >= this.order.length) {
-			this.finishPass(e);
+		if (pos >= ss.order.length) {
+			this.finish(e);
 			return;
 		}
 		this.show(pos, e);
 	};
 
-	Viewer.prototype.finishPass = function (e) {
+	Viewer.prototype.finish = function (e) {
+		this.state.session.pos = this.state.session.order.length;
 		this.ended = true;
 		this.back = false;
+		this.save();
 		this.render(false);
 		if (e && e.detail === 0) this.end.focus();
 		else this.settleFocus(e);
-		this.announce('End of the pass.');
+		this.announce(this.state.session.mode === 'due' ? 'No more cards due.' : 'End of the deck.');
 	};
 
-	Viewer.prototype.rate = function (how, e) {
-		if (this.ended) return;
+	/* Rates the card shown, once its back has been seen, and moves on. */
+	Viewer.prototype.rate = function (grade, e) {
+		if (this.ended || this.confirming || !this.back) return;
+		var now = Date.now();
+		var ss = this.state.session;
 		var card = this.current();
-		var r = this.record(card);
-		var box = r ? r.box : 1;
-		box = how === 'know' ? Math.min(TOP_BOX, (r ? box + 1 : 2)) : 1;
-		this.state.cards[card.id] = { fp: card.fp, box: box, last: how };
-		saveState(this.key, this.state);
+		var before = this.record(card);
+		this.state.undo = { id: card.id, before: before, newToday: this.newToday(now),
+			session: { day: ss.day, mode: ss.mode, shuffled: ss.shuffled, order: ss.order.slice(), pos: ss.pos, flipped: true } };
+		var next = Scheduler.preview(before, now)[grade - 1];
+		next.fp = card.fp;
+		this.state.cards[card.id] = next;
+		if (!before) this.state.newToday++;
+		/* A card back in its learning steps comes again before the session ends. */
+		if (ss.mode === 'due' && next.state !== S.REVIEW) ss.order.push(card.id);
+		this.announce(GRADES[grade - 1] + ': next ' + waitText(next, now) + '.');
 		this.move(1, e);
 	};
 
-	/* The pass: all cards or only the missed ones, in deck order or shuffled. */
-	Viewer.prototype.setPass = function (missedOnly) {
-		var order = missedOnly ? this.missed() : this.deckOrder();
-		if (!order.length) {
-			missedOnly = false;
-			order = this.deckOrder();
-		}
-		this.missedOnly = missedOnly;
-		this.order = this.shuffled ? shuffle(order) : order;
-		this.show(0);
+	Viewer.prototype.undo = function () {
+		var u = this.state.undo;
+		if (!u || this.confirming) return;
+		if (u.before) this.state.cards[u.id] = u.before;
+		else delete this.state.cards[u.id];
+		this.state.newToday = u.newToday;
+		this.state.session = u.session;
+		this.state.undo = null;
+		if (!this.resumeSession()) this.startSession('due', false);
+		this.back = true;
+		this.ended = false;
+		this.save();
+		this.render(false);
 		this.card.focus();
+		this.announce('Rating undone. Card ' + (this.state.session.pos + 1) + ' again.');
+	};
+
+	Viewer.prototype.switchMode = function (mode) {
+		this.startSession(mode, this.state.session.shuffled);
+		this.show(0);
+		if (this.ended) this.end.focus();
+		else this.card.focus();
 	};
 
 	Viewer.prototype.toggleShuffle = function () {
-		var keep = this.ended ? null : this.current();
-		this.shuffled = !this.shuffled;
-		var order = this.missedOnly ? this.missed() : this.deckOrder();
-		if (!order.length) order = this.deckOrder();
-		if (this.shuffled) {
-			this.order = shuffle(order);
-			this.show(0);
+		var ss = this.state.session;
+		var keep = this.ended ? null : this.current().id;
+		var done = ss.order.slice(0, ss.pos);
+		var rest = ss.order.slice(ss.pos);
+		ss.shuffled = !ss.shuffled;
+		if (ss.shuffled) {
+			ss.order = done.concat(shuffle(rest));
 		} else {
-			this.order = order;
-			var at = keep ? this.order.indexOf(this.cards.indexOf(keep)) : 0;
-			this.show(at < 0 ? 0 : at);
+			var self = this;
+			var rank = ss.mode === 'due' ? this.dueOrder(Date.now()) : this.cards.map(function (c) { return c.id; });
+			rest.sort(function (a, b) {
+				var ra = rank.indexOf(a), rb = rank.indexOf(b);
+				return (ra < 0 ? 1e9 : ra) - (rb < 0 ? 1e9 : rb) || self.byId[a] - self.byId[b];
+			});
+			ss.order = done.concat(rest);
+			if (ss.mode === 'all') {
+				ss.order = this.cards.map(function (c) { return c.id; });
+				ss.pos = keep ? ss.order.indexOf(keep) : 0;
+			}
 		}
-		this.announce(this.shuffled ? 'Cards shuffled.' : 'Cards in deck order.');
+		if (!this.ended) this.show(ss.pos);
+		else this.render(false);
+		this.announce(ss.shuffled ? 'Cards shuffled.' : 'Cards in order.');
+	};
+
+	Viewer.prototype.askReset = function (ask) {
+		this.confirming = ask;
+		this.render(false);
+		if (ask) this.cancelButton.focus();
+		else this.resetButton.focus();
 	};
 
 	Viewer.prototype.reset = function () {
-		removeState(this.key);
-		this.state = { cards: {} };
-		this.missedOnly = false;
-		this.shuffled = false;
-		this.order = this.deckOrder();
+		this.confirming = false;
+		this.state = emptyState();
+		removeKey(this.key);
+		this.startSession('due', false);
 		this.show(0);
-		this.announce('Progress reset.');
+		this.resetButton.focus();
+		this.announce('Progress reset: every card is new.');
 	};
 
-	/* #<card id> opens that card in deck order. */
+	/* #<card id> opens that card in the whole deck, in order. */
 	Viewer.prototype.openFromHash = function (live) {
 		var id;
 		try {
@@ -468,17 +946,11 @@
 		} catch (e) {
 			return;
 		}
-		if (!id) return;
-		var index = -1;
-		for (var i = 0; i < this.cards.length; i++)
-			if (this.cards[i].id === id) index = i;
-		if (index < 0) return;
-		this.missedOnly = false;
-		this.shuffled = false;
-		this.order = this.deckOrder();
-		this.pos = index;
-		this.back = false;
-		this.ended = false;
+		if (!id || this.byId[id] === undefined) return;
+		this.confirming = false;
+		this.startSession('all', false);
+		this.state.session.pos = this.byId[id];
+		this.save();
 		if (live) this.render(false);
 		var self = this;
 		/* The browser scrolls to the card in the list; bring the viewer up instead. */
@@ -491,13 +963,14 @@
 	};
 
 	Viewer.prototype.onKey = function (e) {
-		if (this.root.hidden || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+		if (!this.settings.singleKeys || this.root.hidden || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
 		var t = e.target;
 		var inViewer = t === document.body || t === document.documentElement || this.root.contains(t);
 		if (!inViewer) return;
 		var tag = t.tagName;
 		if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
 		var onControl = tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY';
+		var grade = '1234'.indexOf(e.key) + 1;
 		if (e.key === ' ' || e.key === 'Spacebar') {
 			if (onControl) return;
 			e.preventDefault();
@@ -508,12 +981,12 @@
 		} else if (e.key === 'ArrowLeft') {
 			e.preventDefault();
 			this.move(-1);
-		} else if (e.key === 'k' || e.key === 'K') {
+		} else if (grade > 0) {
 			e.preventDefault();
-			this.rate('know');
-		} else if (e.key === 'a' || e.key === 'A') {
+			this.rate(grade);
+		} else if (e.key === 'u' || e.key === 'U') {
 			e.preventDefault();
-			this.rate('again');
+			this.undo();
 		}
 	};
 
@@ -522,7 +995,10 @@
 		var list = document.getElementById('all-cards');
 		if (!root || !list) return;
 		var cards = readDeck(list);
-		if (!cards.length) return;
+		if (!cards.length) {
+			root.parentNode.removeChild(root);   /* gives back the space the page reserved */
+			return;
+		}
 		new Viewer(root, cards);
 	}
 
