@@ -695,7 +695,8 @@
 		var choices = idle ? null : Scheduler.preview(this.record(this.current()), now);
 		this.rateButtons.forEach(function (b, i) {
 			b.disabled = idle || !self.back;
-			b.querySelector('.grade-next').textContent = choices ? waitText(choices[i], now) : '';
+			/* A no-break space when idle keeps the buttons' height, so nothing below moves. */
+			b.querySelector('.grade-next').textContent = choices ? waitText(choices[i], now) : '\u00a0';
 		});
 
 		this.progress.value = learned;
