@@ -4,11 +4,15 @@
  *
  * The page already lists every card, front and back (#all-cards); this
  * script builds one-card-at-a-time study in #viewer from clones of those
- * cards. The front is shown first; "Flip card", a click or tap on the
- * card, or Space shows the back, and only then can the card be rated
+ * cards. The front (a heading) is shown first; "Flip card" or a click or
+ * tap on the card shows the back, and only then can the card be rated
  * Again, Hard, Good or Easy. Each rating button says when the card would
- * come back. Previous and Next (arrow keys, or a swipe on a touch screen)
- * move without rating. A deep link #<card id> opens that card.
+ * come back; "Undo last rating" takes the last one back. Previous and
+ * Next (or a sideways swipe on a touch screen) move without rating.
+ * Both faces are laid out in one cell, so a flip never moves the buttons.
+ * Single-key shortcuts (Space, the arrows, 1 to 4, U) can be turned off
+ * (WCAG 2.1.4); the setting is kept. A reset asks first. A deep link
+ * #<card id> opens that card.
  *
  * Scheduling is FSRS-6 (the Free Spaced Repetition Scheduler, the open
  * algorithm Anki uses), written here from its published description, with
@@ -22,8 +26,11 @@
  * cards in their learning steps due within LEARN_AHEAD, and new cards up
  * to the daily limit (newCardsPerDay, 20 unless the learner changes it).
  * A card rated back into its learning steps goes to the end of the
- * session, so it comes back before the session ends. "Study all cards"
- * is the other session: the whole deck, in order or shuffled.
+ * session, so it comes back before the session ends, even a little
+ * before it is due (as Anki's learn-ahead does). "Study all cards" is the
+ * other session: the whole deck, in order or shuffled. The session (its
+ * order, shuffled or not, and the position) is saved, so a reload the
+ * same day takes it up where it was.
  *
  * Saved state (every access guarded; storage that is disabled, full or
  * corrupt is treated as empty). <site> is <body data-site>, "" when the
