@@ -366,6 +366,23 @@ S_site_identity(const struct config *cfg, char *buf)
 	return buf;
 }
 
+/*
+ * What a page's <title> calls it, before the site's title: a test or a
+ * deck says what it is ("Practice test: Title", or "Practice test" alone
+ * when its title is the site's), so each page's differs. NULL when the
+ * page's title is the site's own or empty; else the caller frees.
+ */
+static char *
+S_page_label(enum page_kind kind, const char *title, const char *site_title)
+{
+	const char *what = kind == PAGE_TEST ? "Practice test" : kind == PAGE_DECK ? "Flashcards" : NULL;
+	int same = title == NULL || *title == '\0' || strcmp(title, site_title) == 0;
+
+	if (what)
+		return same ? xstrdup(what) : xconcat(what, ": ", title, NULL);
+	return same ? NULL : xstrdup(title);
+}
+
 static struct tvars *
 S_common(const struct html *h, enum page_kind kind, const char *page, const char *title,
     const char *description, const void *current)
@@ -375,21 +392,23 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	};
 	const struct config *cfg = &h->site->cfg;
 	struct tvars *v = tvars_new();
-	char *s, site[17];
+	char *s, *label, site[17];
 	size_t i;
 
 	tvars_text(v, "lang", cfg->language && *cfg->language ? cfg->language : "en");
 	tvars_text(v, "site-title", cfg->title);
 	tvars_text(v, "home", "index.html");
 	tvars_text(v, "title", title);
-	if (kind == PAGE_HOME || title == NULL || *title == '\0' || strcmp(title, cfg->title) == 0)
+	label = S_page_label(kind, title, cfg->title);
+	if (kind == PAGE_HOME || label == NULL)
 		tvars_text(v, "page-title", cfg->title);
 	else {
-		/* Short enough for a tab and a search result; else the page's own title. */
-		s = xconcat(title, " \xc2\xb7 ", cfg->title, NULL);
-		tvars_text(v, "page-title", S_chars(s) <= 60 ? s : title);
+		/* Short enough for a tab and a search result; else the page's own label. */
+		s = xconcat(label, " \xc2\xb7 ", cfg->title, NULL);
+		tvars_text(v, "page-title", S_chars(s) <= 60 ? s : label);
 		free(s);
 	}
+	free(label);
 	tvars_text(v, "description", description && *description ? description : cfg->description);
 	tvars_text(v, "body-class", body_classes[kind]);
 	tvars_text(v, "site-id", S_site_identity(cfg, site));
@@ -409,13 +428,14 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		free(enc);
 		free(dir);
 	}
+	/* A lone test or deck is named for what it is; several, by their titles. */
 	S_nav_item(v, "index.html", "Home", kind == PAGE_HOME);
 	for (i = 0; i < h->site->ntests; i++)
-		S_nav_item(v, h->site->tests[i]->url, h->site->tests[i]->title,
-		    current == h->site->tests[i]);
+		S_nav_item(v, h->site->tests[i]->url, h->site->ntests == 1 ?
+		    "Practice test" : h->site->tests[i]->title, current == h->site->tests[i]);
 	for (i = 0; i < h->site->ndecks; i++)
-		S_nav_item(v, h->site->decks[i]->url, h->site->decks[i]->title,
-		    current == h->site->decks[i]);
+		S_nav_item(v, h->site->decks[i]->url, h->site->ndecks == 1 ?
+		    "Flashcards" : h->site->decks[i]->title, current == h->site->decks[i]);
 	if (h->site->nchapters > 0)
 		S_nav_item(v, h->site->chapters[0]->url, "Guide", kind == PAGE_CHAPTER);
 	return v;
