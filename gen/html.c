@@ -24,6 +24,7 @@
 #include "markdown.h"
 #include "pool.h"
 #include "render.h"
+#include "search.h"
 #include "site.h"
 #include "theme.h"
 #include "util.h"
@@ -1576,6 +1577,24 @@ S_sitemap(struct html *h)
 	return rc;
 }
 
+/* The search index: one file, from the whole model, after the pages. */
+static int
+S_search(struct html *h)
+{
+	struct buf b;
+	char *dir = path_join(h->outdir, "assets");
+	int rc;
+
+	/* Made by the theme's assets, unless the theme has none. */
+	(void)mkdir(dir, 0777);
+	free(dir);
+	buf_init(&b);
+	search_index(h->site, &b);
+	rc = S_write_file(h, OUTPUT_SEARCH_INDEX, buf_str(&b), b.len);
+	buf_free(&b);
+	return rc;
+}
+
 /* ---- the pages, in parallel ------------------------------------------- */
 
 /* Page `i` of the site: the home page, the tests, the decks, the chapters, 404.html. */
@@ -1852,19 +1871,20 @@ S_forget_urls(struct html *h)
 static void
 S_prune(struct html *h)
 {
-	static char not_found[] = "404.html", sitemap[] = "sitemap.xml";
+	static char not_found[] = "404.html", sitemap[] = "sitemap.xml", search[] = OUTPUT_SEARCH_INDEX;
 	uint64_t key = cache_key_str(HASH_FNV_SEED, "written");
 	char **now = NULL;
 	size_t n = 0, cap = 0, i, len;
 	const char *was, *p, *end;
 	struct buf b;
 
-	now = xgrow(now, &cap, h->nurls + h->site->nassets + 2, sizeof(*now));
+	now = xgrow(now, &cap, h->nurls + h->site->nassets + 3, sizeof(*now));
 	for (i = 0; i < h->nurls; i++)
 		now[n++] = h->urls[i];
 	for (i = 0; i < h->site->nassets; i++)
 		now[n++] = h->site->assets[i].url;
 	now[n++] = not_found;
+	now[n++] = search;
 	if (h->site->cfg.base_url && *h->site->cfg.base_url)
 		now[n++] = sitemap;
 	strv_sort(now, n);
@@ -1916,7 +1936,7 @@ S_site_write(struct html_site *hs, const char *outdir, int nthreads,
 	}
 	if (S_assets(h) == -1)
 		goto out;
-	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1)
+	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1 || S_search(h) == -1)
 		goto out;
 	if (h->cache) {
 		S_prune(h);

@@ -20,7 +20,7 @@ LAYERS = [
     ("load", {"config", "content", "markdown"}),
     ("index", {"model", "quiz", "deck", "guide", "site"}),
     ("link", {"links", "outputs"}),
-    ("output helpers", {"render", "theme", "cardtext", "impose"}),
+    ("output helpers", {"render", "theme", "cardtext", "impose", "search"}),
     ("outputs", {"html", "pdf"}),
     ("commands", {"build", "scaffold"}),
     ("serve", {"serve"}),

@@ -1,0 +1,201 @@
+/*
+ * search: the index behind the theme's search box (search.h). Plain
+ * data out of the linked model, with a short excerpt of each section's
+ * and card's text read from its doc's tree.
+ */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "markdown.h"
+#include "site.h"
+
+/* An excerpt is cut at a word near this many bytes: the index stays small and a result one line or two. */
+#define SEARCH_EXCERPT 150
+
+/* s as a JSON string, safe inside a script: no raw control character, line or paragraph separator. */
+static void
+S_json_string(struct buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	buf_putc(b, '"');
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<')
+			buf_printf(b, "\\u%04x", *p);
+		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			buf_printf(b, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+			p += 2;
+		} else
+			buf_putc(b, *p);
+	}
+	buf_putc(b, '"');
+}
+
+/*
+ * Appends the plain text of node to an excerpt, whitespace runs made one
+ * space, until it holds SEARCH_EXCERPT bytes; then cuts it at the last
+ * space and ends it with an ellipsis. Returns 1 once the excerpt is full.
+ */
+static int
+S_excerpt_add(struct buf *ex, cmark_node *node)
+{
+	char *text = md_plain_text(node), *p;
+	size_t n;
+	int full = 0;
+
+	for (p = text; *p && !full; p++) {
+		int space = *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r';
+
+		if (space && (ex->len == 0 || ex->data[ex->len - 1] == ' '))
+			continue;
+		if (!space && ex->len > 0 && p == text && ex->data[ex->len - 1] != ' ')
+			buf_putc(ex, ' ');
+		buf_putc(ex, space ? ' ' : *p);
+		/* Never between the bytes of one character. */
+		full = ex->len >= SEARCH_EXCERPT && ((unsigned char)p[1] & 0xc0) != 0x80;
+	}
+	free(text);
+	if (!full)
+		return 0;
+	/* Back to the last space, so no word is cut; but one long word is. */
+	n = ex->len;
+	while (n > 0 && ex->data[n - 1] != ' ')
+		n--;
+	if (n == 0)
+		n = ex->len;
+	while (n > 0 && ex->data[n - 1] == ' ')
+		n--;
+	ex->len = n;
+	buf_puts(ex, "\xe2\x80\xa6");
+	return 1;
+}
+
+static void
+S_entry(struct buf *b, const char *kind, const char *title, const char *where1,
+    const char *where2, const char *url, const char *id, const char *text)
+{
+	char *u = id ? xconcat(url, "#", id, NULL) : xstrdup(url);
+
+	buf_puts(b, "{\"kind\":");
+	S_json_string(b, kind);
+	buf_puts(b, ",\"title\":");
+	S_json_string(b, title);
+	buf_puts(b, ",\"where\":[");
+	S_json_string(b, where1);
+	if (where2) {
+		buf_putc(b, ',');
+		S_json_string(b, where2);
+	}
+	buf_puts(b, "],\"url\":");
+	S_json_string(b, u);
+	buf_puts(b, ",\"text\":");
+	S_json_string(b, text);
+	buf_puts(b, "},\n");
+	free(u);
+}
+
+/* Text worth a line in a result: prose, lists and quotes, not tables, code or raw HTML. */
+static int
+S_is_prose(cmark_node *n)
+{
+	cmark_node_type type = cmark_node_get_type(n);
+
+	return type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_LIST || type == CMARK_NODE_BLOCK_QUOTE;
+}
+
+/*
+ * The chapter, with the text before its first section, then its
+ * sections, each with the text of the top-level blocks after its heading.
+ */
+static void
+S_chapter(struct buf *b, const struct chapter *c)
+{
+	struct doc_tree *t = doc_tree_open(c->doc);
+	struct buf *ex = xcalloc(c->nsections + 1, sizeof(*ex));
+	struct buf *cur = &ex[c->nsections];
+	size_t i, at = 0;
+	int full = 0;
+	cmark_node *n;
+
+	for (n = t ? cmark_node_first_child(doc_tree_root(t)) : NULL; n; n = cmark_node_next(n)) {
+		const struct section *s = cmark_node_get_type(n) == CMARK_NODE_HEADING ?
+		    doc_tree_section_at(t, n) : NULL;
+
+		if (s) {
+			/* Sections are in document order: the search goes on from the last found. */
+			for (i = at; i < c->nsections && c->sections[i] != s; i++)
+				;
+			cur = NULL;
+			if (i < c->nsections) {
+				cur = &ex[i];
+				at = i + 1;
+			}
+			full = 0;
+		} else if (cur && !full && S_is_prose(n))
+			full = S_excerpt_add(cur, n);
+	}
+	S_entry(b, "chapter", c->title, "Guide", NULL, c->url, NULL, buf_str(&ex[c->nsections]));
+	buf_free(&ex[c->nsections]);
+	for (i = 0; i < c->nsections; i++) {
+		const struct section *s = c->sections[i];
+
+		S_entry(b, "section", s->title, c->title, NULL, c->url, s->id, buf_str(&ex[i]));
+		buf_free(&ex[i]);
+	}
+	free(ex);
+	doc_tree_close(t);
+}
+
+static void
+S_deck(struct buf *b, const struct deck *d)
+{
+	struct doc_tree *t = doc_tree_open(d->doc);
+	struct buf ex;
+	size_t i;
+
+	buf_init(&ex);
+	for (i = 0; i < d->ncards; i++) {
+		const struct card *c = &d->cards[i];
+		const struct card_nodes *cn = t ? doc_tree_card(t, c) : NULL;
+		cmark_node *n;
+
+		buf_reset(&ex);
+		buf_put(&ex, "", 0);
+		for (n = cn ? cn->back.first : NULL; n; n = cmark_node_next(n)) {
+			if ((S_is_prose(n) && S_excerpt_add(&ex, n)) || n == cn->back.last)
+				break;
+		}
+		S_entry(b, "card", c->front_text, d->title, NULL, d->url, c->id, buf_str(&ex));
+	}
+	buf_free(&ex);
+	doc_tree_close(t);
+}
+
+void
+search_index(const struct site *site, struct buf *b)
+{
+	size_t i, j, k;
+
+	buf_puts(b, "/* quizdeck's search index, written at build time and read by search.js. */\n"
+	    "window.quizdeckSearch = [\n");
+	for (i = 0; i < site->nchapters; i++)
+		S_chapter(b, site->chapters[i]);
+	for (i = 0; i < site->ntests; i++) {
+		const struct test *t = site->tests[i];
+
+		for (j = 0; j < t->ntopics; j++)
+			for (k = 0; k < t->topics[j]->nquestions; k++) {
+				const struct question *q = &t->topics[j]->questions[k];
+
+				S_entry(b, "question", q->stem_text, t->title, t->topics[j]->title,
+				    t->url, q->id, "");
+			}
+	}
+	for (i = 0; i < site->ndecks; i++)
+		S_deck(b, site->decks[i]);
+	buf_puts(b, "];\n");
+}
