@@ -40,7 +40,7 @@
 		return total;
 	}
 
-	/* Punctuation that separates the parts of a result when read aloud; the layout separates them on screen. */
+	/* Text for reading aloud only, where on screen the layout parts a result's pieces. */
 	function spoken(text) {
 		var span = document.createElement("span");
 		span.className = "visually-hidden";
@@ -110,14 +110,13 @@
 			var kind = document.createElement("span");
 			kind.className = "search-kind";
 			kind.textContent = KINDS[e.kind] || e.kind;
-			kind.appendChild(spoken(": "));
 			var title = document.createElement("span");
 			title.className = "search-title";
 			title.textContent = e.title;
 			var at = document.createElement("span");
 			at.className = "search-where";
-			at.appendChild(spoken(" \u2014 "));
-			at.appendChild(document.createTextNode("in " + where(e)));
+			at.textContent = "in " + where(e);
+			kind.appendChild(spoken(": "));
 			li.appendChild(kind);
 			li.appendChild(title);
 			li.appendChild(at);
