@@ -29,6 +29,12 @@
 #include "theme.h"
 #include "util.h"
 
+/* Bytes rendered for a page, kept in serve's cache between builds. */
+struct piece {
+	char *s;
+	size_t len;
+};
+
 struct html {
 	const struct site *site;
 	const struct theme *theme;
@@ -48,6 +54,11 @@ struct html {
 	size_t *first;
 	/* serve's pieces and files from its last build, or NULL (html_build). */
 	struct cache *cache;
+	/*
+	 * Each chapter's and deck's entries of the search index, made by its
+	 * page job from the tree it holds open: S_search joins them.
+	 */
+	struct piece *search_chapters, *search_decks;
 	/*
 	 * A writer the parts use in turn (S_part_begin), set by who renders
 	 * many: its cache of element facts stays warm from one to the next.
@@ -256,30 +267,33 @@ S_xrefs_key(uint64_t k, const struct xref_list *xl)
 }
 
 /*
- * Two pieces rendered together (keys key and key + 1) from the cache,
- * each a copy for the caller to free. 1 if both were there; else 0,
- * and nothing to free.
+ * n pieces rendered together (keys key, key + 1, ...) from the cache,
+ * each a copy for the caller to free. 1 if all were there; else 0, and
+ * nothing to free.
  */
 static int
-S_cached(const struct html *h, uint64_t key, char **a, size_t *alen, char **b, size_t *blen)
+S_cached(const struct html *h, uint64_t key, size_t n, struct piece *v)
 {
-	const char *x, *y;
+	const char *got[4];
+	size_t i;
 
-	if (h->cache == NULL || (x = cache_get(h->cache, key, alen)) == NULL ||
-	    (y = cache_get(h->cache, key + 1, blen)) == NULL)
+	if (h->cache == NULL || n > sizeof(got) / sizeof(got[0]))
 		return 0;
-	*a = xstrndup(x, *alen);
-	*b = xstrndup(y, *blen);
+	for (i = 0; i < n; i++)
+		if ((got[i] = cache_get(h->cache, key + i, &v[i].len)) == NULL)
+			return 0;
+	for (i = 0; i < n; i++)
+		v[i].s = xstrndup(got[i], v[i].len);
 	return 1;
 }
 
 static void
-S_keep(const struct html *h, uint64_t key, const char *a, size_t alen, const char *b, size_t blen)
+S_keep(const struct html *h, uint64_t key, size_t n, const struct piece *v)
 {
-	if (h->cache == NULL)
-		return;
-	cache_put(h->cache, key, a, alen);
-	cache_put(h->cache, key + 1, b, blen);
+	size_t i;
+
+	for (i = 0; h->cache && i < n; i++)
+		cache_put(h->cache, key + i, v[i].s, v[i].len);
 }
 
 /*
@@ -520,10 +534,9 @@ S_home(struct html *h)
 
 	if (site->home) {
 		uint64_t key = S_doc_key(h, "home", site->home, page);
-		char *html, *none;
-		size_t len, nlen;
+		struct piece intro_html;
 
-		if (!S_cached(h, key, &html, &len, &none, &nlen)) {
+		if (!S_cached(h, key, 1, &intro_html)) {
 			struct doc_tree *tree = doc_tree_open(site->home);
 			struct render *r = S_render(h, site->home, page, "");
 			struct part intro;
@@ -533,13 +546,10 @@ S_home(struct html *h)
 			render_out_footnotes(r, &intro.out);
 			render_free(r);
 			doc_tree_close(tree);
-			html = S_part_bytes(&intro, &len);
-			none = xstrdup("");
-			nlen = 0;
-			S_keep(h, key, html, len, none, nlen);
+			intro_html.s = S_part_bytes(&intro, &intro_html.len);
+			S_keep(h, key, 1, &intro_html);
 		}
-		free(none);
-		tvars_html(v, "intro", html, len);
+		tvars_html(v, "intro", intro_html.s, intro_html.len);
 	}
 	for (i = 0; i < site->ntests; i++) {
 		const struct test *t = site->tests[i];
@@ -873,8 +883,8 @@ S_test(struct html *h, const struct test *t, size_t index)
 	struct buf samples, bank;
 	struct doc_tree *tree;
 	uint64_t key;
-	char *html, *none;
-	size_t i, n, len, nlen, deflen;
+	struct piece lede_html;
+	size_t i, n, deflen;
 	double secs = 0;
 	char *s;
 	int rc;
@@ -884,18 +894,15 @@ S_test(struct html *h, const struct test *t, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	key = cache_key_str(S_doc_key(h, "test", t->index, page), t->description);
-	if (!S_cached(h, key, &html, &len, &none, &nlen)) {
+	if (!S_cached(h, key, 1, &lede_html)) {
 		S_part_begin(&lede, h);
 		tree = doc_tree_open(t->index);
 		S_lede(h, &lede.out, t->index, page, t->description, doc_tree_intro(tree), "intro-");
 		doc_tree_close(tree);
-		html = S_part_bytes(&lede, &len);
-		none = xstrdup("");
-		nlen = 0;
-		S_keep(h, key, html, len, none, nlen);
+		lede_html.s = S_part_bytes(&lede, &lede_html.len);
+		S_keep(h, key, 1, &lede_html);
 	}
-	free(none);
-	tvars_html(v, "lede", html, len);
+	tvars_html(v, "lede", lede_html.s, lede_html.len);
 	s = S_counts(t);
 	tvars_text(v, "counts", s);
 	free(s);
@@ -1021,38 +1028,45 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d,
 }
 
 static int
-S_deck(struct html *h, struct deck *d)
+S_deck(struct html *h, struct deck *d, size_t index)
 {
 	const char *page = d->url;
 	struct tvars *v = S_common(h, PAGE_DECK, page, d->title, d->description, d);
 	struct part lede, cards;
 	uint64_t key = cache_key_str(S_doc_key(h, "deck", d->doc, page), d->description);
-	char *s, *lhtml, *chtml;
-	size_t llen, clen;
+	struct piece p[3];         /* the lede, the cards, the search index's entries */
+	struct buf b;
+	char *s;
 	int rc;
 
 	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "eyebrow", s);
 	free(s);
-	if (!S_cached(h, key, &lhtml, &llen, &chtml, &clen)) {
+	if (!S_cached(h, key, 3, p)) {
 		struct doc_tree *tree = doc_tree_open(d->doc);
 
 		S_part_begin(&lede, h);
 		S_lede(h, &lede.out, d->doc, page, d->description, doc_tree_intro(tree), "intro-");
-		lhtml = S_part_bytes(&lede, &llen);
+		p[0].s = S_part_bytes(&lede, &p[0].len);
 		S_part_begin(&cards, h);
 		S_cards(h, &cards.out, d, tree, page);
+		p[1].s = S_part_bytes(&cards, &p[1].len);
+		buf_init(&b);
+		buf_put(&b, "", 0);
+		search_deck(&b, d, tree);
+		p[2].len = b.len;
+		p[2].s = buf_detach(&b);
 		doc_tree_close(tree);
-		chtml = S_part_bytes(&cards, &clen);
-		S_keep(h, key, lhtml, llen, chtml, clen);
+		S_keep(h, key, 3, p);
 	}
-	tvars_html(v, "lede", lhtml, llen);
+	tvars_html(v, "lede", p[0].s, p[0].len);
 	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
 	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
 	tvars_text(v, "all-title", s);
 	free(s);
-	tvars_html(v, "cards", chtml, clen);
+	tvars_html(v, "cards", p[1].s, p[1].len);
+	h->search_decks[index] = p[2];
 	rc = S_write_page(h, THEME_DECK, v, page);
 	tvars_free(v);
 	return rc;
@@ -1354,8 +1368,10 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	struct part body;
 	struct doc_tree *tree;
 	uint64_t key;
-	size_t i, len, olen;
-	char *s, *html, *outline, num[NUMBER_LEN], of[NUMBER_LEN];
+	struct piece p[3];         /* the body, its outline, the search index's entries */
+	struct buf b;
+	size_t i;
+	char *s, num[NUMBER_LEN], of[NUMBER_LEN];
 	int rc;
 
 	s = xconcat("Guide \xc2\xb7 Chapter ", S_number(num, index + 1), " of ",
@@ -1364,19 +1380,25 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	free(s);
 	tvars_text(v, "lede", description);
 	key = S_chapter_key(h, c);
-	if (!S_cached(h, key, &html, &len, &outline, &olen)) {
+	if (!S_cached(h, key, 3, p)) {
 		S_part_begin(&body, h);
 		tree = c->doc ? doc_tree_open(c->doc) : NULL;
 		S_chapter_body(h, c, tree, &body.out, &ol);
-		doc_tree_close(tree);
-		html = S_part_bytes(&body, &len);
-		outline = S_outline_bytes(&ol, &olen);
+		p[0].s = S_part_bytes(&body, &p[0].len);
+		p[1].s = S_outline_bytes(&ol, &p[1].len);
 		free(ol.toc);
-		S_keep(h, key, html, len, outline, olen);
+		buf_init(&b);
+		buf_put(&b, "", 0);
+		search_chapter(&b, c, tree);
+		p[2].len = b.len;
+		p[2].s = buf_detach(&b);
+		doc_tree_close(tree);
+		S_keep(h, key, 3, p);
 	}
-	tvars_html(v, "body", html, len);
-	S_outline_vars(v, outline, olen);
-	free(outline);
+	tvars_html(v, "body", p[0].s, p[0].len);
+	S_outline_vars(v, p[1].s, p[1].len);
+	free(p[1].s);
+	h->search_chapters[index] = p[2];
 	if (c->prev) {
 		S_url_var(v, "prev-url", c->prev->url, NULL);
 		tvars_text(v, "prev-title", c->prev->title);
@@ -1577,22 +1599,45 @@ S_sitemap(struct html *h)
 	return rc;
 }
 
-/* The search index: one file, from the whole model, after the pages. */
+/* The search index: one file, joined from the pages' entries after the pages. */
 static int
 S_search(struct html *h)
 {
+	const struct site *site = h->site;
 	struct buf b;
 	char *dir = path_join(h->outdir, "assets");
+	size_t i;
 	int rc;
 
 	/* Made by the theme's assets, unless the theme has none. */
 	(void)mkdir(dir, 0777);
 	free(dir);
 	buf_init(&b);
-	search_index(h->site, &b);
+	search_begin(&b);
+	for (i = 0; i < site->nchapters; i++)
+		buf_put(&b, h->search_chapters[i].s, h->search_chapters[i].len);
+	for (i = 0; i < site->ntests; i++)
+		search_questions(&b, site->tests[i]);
+	for (i = 0; i < site->ndecks; i++)
+		buf_put(&b, h->search_decks[i].s, h->search_decks[i].len);
+	search_end(&b);
 	rc = S_write_file(h, OUTPUT_SEARCH_INDEX, buf_str(&b), b.len);
 	buf_free(&b);
 	return rc;
+}
+
+static void
+S_free_search(struct html *h)
+{
+	size_t i;
+
+	for (i = 0; h->search_chapters && i < h->site->nchapters; i++)
+		free(h->search_chapters[i].s);
+	for (i = 0; h->search_decks && i < h->site->ndecks; i++)
+		free(h->search_decks[i].s);
+	free(h->search_chapters);
+	free(h->search_decks);
+	h->search_chapters = h->search_decks = NULL;
 }
 
 /* ---- the pages, in parallel ------------------------------------------- */
@@ -1610,7 +1655,7 @@ S_page(struct html *h, size_t i)
 		return S_test(h, site->tests[i], i);
 	i -= site->ntests;
 	if (i < site->ndecks)
-		return S_deck(h, site->decks[i]);
+		return S_deck(h, site->decks[i], i);
 	i -= site->ndecks;
 	if (i < site->nchapters)
 		return S_chapter(h, site->chapters[i], i);
@@ -1648,6 +1693,7 @@ S_topic_job(void *arg, size_t job, int worker)
 	const struct topic *tp = th->topic;
 	const char *page = t->url;
 	uint64_t key;
+	struct piece pc[2];
 	struct doc_tree *tree;
 	struct render_out *o;
 	struct part p;
@@ -1658,8 +1704,13 @@ S_topic_job(void *arg, size_t job, int worker)
 	if (S_stopped(h))
 		return;
 	key = S_topic_key(h, t, tp);
-	if (S_cached(h, key, &th->samples, &th->samples_len, &th->bank, &th->bank_len))
+	if (S_cached(h, key, 2, pc)) {
+		th->samples = pc[0].s;
+		th->samples_len = pc[0].len;
+		th->bank = pc[1].s;
+		th->bank_len = pc[1].len;
 		return;
+	}
 	tree = doc_tree_open(tp->doc);
 	S_part_begin(&p, h);
 	for (k = 0; k < tp->nquestions; k++)
@@ -1696,7 +1747,11 @@ S_topic_job(void *arg, size_t job, int worker)
 	render_out_nl(o);
 	th->bank = S_part_bytes(&p, &th->bank_len);
 	doc_tree_close(tree);
-	S_keep(h, key, th->samples, th->samples_len, th->bank, th->bank_len);
+	pc[0].s = th->samples;
+	pc[0].len = th->samples_len;
+	pc[1].s = th->bank;
+	pc[1].len = th->bank_len;
+	S_keep(h, key, 2, pc);
 }
 
 /*
@@ -1806,6 +1861,9 @@ S_pages(struct html *h, int nthreads)
 	xmlInitParser();
 	S_free_topics(h);
 	S_topics(h, nthreads);
+	S_free_search(h);
+	h->search_chapters = xcalloc(site->nchapters + 1, sizeof(*h->search_chapters));
+	h->search_decks = xcalloc(site->ndecks + 1, sizeof(*h->search_decks));
 	if (S_stopped(h)) {
 		free(pb.res);
 		return -1;
@@ -1954,6 +2012,7 @@ S_site_close(struct html_site *hs)
 	if (hs == NULL)
 		return;
 	S_free_topics(&hs->h);
+	S_free_search(&hs->h);
 	S_forget_urls(&hs->h);
 	theme_free(&hs->theme);
 	free(hs);

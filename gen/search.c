@@ -111,10 +111,9 @@ S_is_prose(cmark_node *n)
  * The chapter, with the text before its first section, then its
  * sections, each with the text of the top-level blocks after its heading.
  */
-static void
-S_chapter(struct buf *b, const struct chapter *c)
+void
+search_chapter(struct buf *b, const struct chapter *c, const struct doc_tree *t)
 {
-	struct doc_tree *t = doc_tree_open(c->doc);
 	struct buf *ex = xcalloc(c->nsections + 1, sizeof(*ex));
 	struct buf *cur = &ex[c->nsections];
 	size_t i, at = 0;
@@ -147,13 +146,11 @@ S_chapter(struct buf *b, const struct chapter *c)
 		buf_free(&ex[i]);
 	}
 	free(ex);
-	doc_tree_close(t);
 }
 
-static void
-S_deck(struct buf *b, const struct deck *d)
+void
+search_deck(struct buf *b, const struct deck *d, const struct doc_tree *t)
 {
-	struct doc_tree *t = doc_tree_open(d->doc);
 	struct buf ex;
 	size_t i;
 
@@ -172,30 +169,31 @@ S_deck(struct buf *b, const struct deck *d)
 		S_entry(b, "card", c->front_text, d->title, NULL, d->url, c->id, buf_str(&ex));
 	}
 	buf_free(&ex);
-	doc_tree_close(t);
 }
 
 void
-search_index(const struct site *site, struct buf *b)
+search_questions(struct buf *b, const struct test *t)
 {
-	size_t i, j, k;
+	size_t j, k;
 
+	for (j = 0; j < t->ntopics; j++)
+		for (k = 0; k < t->topics[j]->nquestions; k++) {
+			const struct question *q = &t->topics[j]->questions[k];
+
+			S_entry(b, "question", q->stem_text, t->title, t->topics[j]->title,
+			    t->url, q->id, "");
+		}
+}
+
+void
+search_begin(struct buf *b)
+{
 	buf_puts(b, "/* quizdeck's search index, written at build time and read by search.js. */\n"
 	    "window.quizdeckSearch = [\n");
-	for (i = 0; i < site->nchapters; i++)
-		S_chapter(b, site->chapters[i]);
-	for (i = 0; i < site->ntests; i++) {
-		const struct test *t = site->tests[i];
+}
 
-		for (j = 0; j < t->ntopics; j++)
-			for (k = 0; k < t->topics[j]->nquestions; k++) {
-				const struct question *q = &t->topics[j]->questions[k];
-
-				S_entry(b, "question", q->stem_text, t->title, t->topics[j]->title,
-				    t->url, q->id, "");
-			}
-	}
-	for (i = 0; i < site->ndecks; i++)
-		S_deck(b, site->decks[i]);
+void
+search_end(struct buf *b)
+{
 	buf_puts(b, "];\n");
 }
