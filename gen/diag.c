@@ -73,6 +73,16 @@ diag_move(struct diag_list *dl, struct diag_list *from)
 	from->len = from->cap = from->errors = from->warnings = 0;
 }
 
+void
+diag_copy(struct diag_list *dl, const struct diag_list *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->len; i++)
+		diag_add(dl, from->v[i].level, from->v[i].file, from->v[i].line, from->v[i].col,
+		    "%s", from->v[i].message);
+}
+
 int
 diag_failed(const struct diag_list *dl)
 {

@@ -43,6 +43,8 @@ void diag_add(struct diag_list *dl, enum diag_level level, const char *file,
  * list in job order so the output never depends on the threads.
  */
 void diag_move(struct diag_list *dl, struct diag_list *from);
+/* Appends a copy of each diagnostic of `from` to dl, in their order. */
+void diag_copy(struct diag_list *dl, const struct diag_list *from);
 /* True if the list holds an error (or, when strict, a warning). */
 int diag_failed(const struct diag_list *dl);
 /* Sorts by file, line, column, then order of addition; drops exact repeats. */

@@ -226,12 +226,19 @@ static void
 S_chapter_job(void *arg, size_t job, int worker)
 {
 	struct chapter_batch *cb = arg;
+	struct doc *d = cb->docs[job];
 	struct doc_tree *t;
 
 	(void)worker;
-	t = model_doc_parse(cb->docs[job], &cb->dls[job]);
-	cb->chapters[job] = guide_build_chapter(cb->docs[job], t, &cb->dls[job]);
-	model_index_end(cb->docs[job], t);
+	if (d->reused) {
+		cb->chapters[job] = d->chapter;
+		diag_copy(&cb->dls[job], &d->index_diags);
+		return;
+	}
+	t = model_doc_parse(d, &cb->dls[job]);
+	cb->chapters[job] = guide_build_chapter(d, t, &cb->dls[job]);
+	model_index_end(d, t);
+	diag_copy(&d->index_diags, &cb->dls[job]);
 }
 
 void
@@ -283,6 +290,8 @@ guide_chapter_free(struct chapter *c)
 {
 	size_t j;
 
+	if (c == NULL)
+		return;
 	for (j = 0; j < c->nsections; j++) {
 		free(c->sections[j]->id);
 		free(c->sections[j]->title);

@@ -78,6 +78,13 @@ struct doc {
 	struct deck *deck;         /* when this doc is a deck */
 	size_t *line_starts;       /* private: byte offsets of the body's lines (doc_line) */
 	size_t nlines;
+	/*
+	 * private: what its index job reported, and whether this load took
+	 * the index from the previous one (site_options.previous) instead of
+	 * parsing: it then reports the same again.
+	 */
+	struct diag_list index_diags;
+	int reused;
 };
 
 /* A reference from a question or card to somewhere it links. */

@@ -119,6 +119,12 @@ struct serve {
 	 */
 	struct cache *cache;
 	int full;
+	/*
+	 * The last load, kept until the next: a chapter whose file did not
+	 * change is moved over from it instead of parsed again
+	 * (site_options.previous). Not used after a change to site.toml.
+	 */
+	struct site *prev;
 };
 
 /* The pipe the signal handler writes to, to wake poll(). */
@@ -1003,6 +1009,7 @@ S_build_all(struct serve *sv, int initial, struct site *site, struct diag_list *
 
 	memset(&so, 0, sizeof(so));
 	memset(&bo, 0, sizeof(bo));
+	so.previous = sv->full ? NULL : sv->prev;
 	site_load(site, sv->root, &so, dl);
 	links_resolve(site, dl);
 	outputs_check(site, dl);
@@ -1038,7 +1045,7 @@ static int
 S_build(struct serve *sv, int initial)
 {
 	struct diag_list dl, pdl;
-	struct site site;
+	struct site site, *kept;
 	double t0 = S_now_ms(), ms;
 	int rc;
 
@@ -1108,8 +1115,14 @@ S_build(struct serve *sv, int initial)
 		    sv->builds ? "still serving the last good build" : "serving an error page until it is fixed");
 	}
 done:
-	/* Freed after the tabs were told: no one waits for it. */
-	site_free(&site);
+	/* The load before is freed after the tabs were told: no one waits for it. */
+	if (sv->prev) {
+		site_free(sv->prev);
+		free(sv->prev);
+	}
+	kept = xmalloc(sizeof(*kept));
+	*kept = site;
+	sv->prev = kept;
 	S_clear_changes(sv, rc == 0);
 	diag_free(&pdl);
 	diag_free(&dl);
@@ -1416,6 +1429,10 @@ out:
 	free(sv.pdf_decks);
 	free(sv.changed);
 	cache_free(sv.cache);
+	if (sv.prev) {
+		site_free(sv.prev);
+		free(sv.prev);
+	}
 	free(sv.st.event);
 	free(sv.st.generation);
 	free(sv.st.error);

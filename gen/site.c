@@ -13,6 +13,7 @@
  */
 #include "site.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,79 @@ S_make_docs(struct site *site)
 		site->docs = xgrow(site->docs, &cap, site->ndocs + 1, sizeof(*site->docs));
 		site->docs[site->ndocs++] = d;
 	}
+}
+
+/*
+ * Moves the index of each chapter whose file is unchanged since the
+ * previous load into this one's doc: chapters are indexed from their own
+ * file alone, so the result is what parsing it again would give. What
+ * the link step adds (backlinks) is dropped, to be made again.
+ */
+static int
+S_cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+S_reuse_chapters(struct site *site, struct site *prev)
+{
+	struct chapter **moved = NULL;
+	size_t i, j, k, nmoved = 0, cap = 0;
+
+	for (i = 0; i < site->ndocs; i++) {
+		struct doc *d = site->docs[i], *pd;
+		struct chapter *c;
+
+		if (d->src->kind != SOURCE_CHAPTER || d->src->broken ||
+		    (pd = site_doc(prev, d->src->rel)) == NULL || pd->chapter == NULL ||
+		    pd->src->kind != SOURCE_CHAPTER || pd->src->len != d->src->len ||
+		    pd->max_elements != d->max_elements ||
+		    memcmp(pd->src->data, d->src->data, d->src->len) != 0)
+			continue;
+		c = pd->chapter;
+		moved = xgrow(moved, &cap, nmoved + 1, sizeof(*moved));
+		moved[nmoved++] = c;
+		d->links = pd->links;
+		d->nlinks = pd->nlinks;
+		d->parsed = pd->parsed;
+		d->emptied = pd->emptied;
+		d->url = pd->url;
+		d->anchors = pd->anchors;
+		d->nanchors = pd->nanchors;
+		d->anchors_cap = pd->anchors_cap;
+		d->line_starts = pd->line_starts;
+		d->nlines = pd->nlines;
+		d->index_diags = pd->index_diags;
+		d->chapter = c;
+		d->reused = 1;
+		pd->links = NULL;
+		pd->nlinks = 0;
+		pd->url = NULL;
+		pd->anchors = NULL;
+		pd->nanchors = pd->anchors_cap = 0;
+		pd->line_starts = NULL;
+		pd->nlines = 0;
+		diag_init(&pd->index_diags);
+		pd->chapter = NULL;
+		c->doc = d;
+		c->prev = c->next = NULL;
+		free(c->backlinks.v);
+		memset(&c->backlinks, 0, sizeof(c->backlinks));
+		for (k = 0; k < c->nsections; k++) {
+			free(c->sections[k]->backlinks.v);
+			memset(&c->sections[k]->backlinks, 0, sizeof(c->sections[k]->backlinks));
+		}
+	}
+	/* The previous load no longer owns what moved. */
+	if (nmoved > 1)
+		qsort(moved, nmoved, sizeof(*moved), S_cmp_ptr);
+	for (j = 0; nmoved > 0 && j < prev->nchapters; j++)
+		if (bsearch(&prev->chapters[j], moved, nmoved, sizeof(*moved), S_cmp_ptr) != NULL)
+			prev->chapters[j] = NULL;
+	free(moved);
 }
 
 /* One doc's anchors sorted for doc_anchor: a doc's own, so the docs go on every thread. */
@@ -179,6 +253,8 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	free(content_dir);
 
 	S_make_docs(site);
+	if (opt && opt->previous)
+		S_reuse_chapters(site, opt->previous);
 	S_build_pages_and_decks(site, dl);
 	if (site->ndecks > 1)
 		qsort(site->decks, site->ndecks, sizeof(*site->decks), deck_cmp);
@@ -320,6 +396,7 @@ S_doc_free(struct doc *d)
 	free(d->links);
 	free(d->line_starts);
 	free(d->url);
+	diag_free(&d->index_diags);
 	free(d);
 }
 

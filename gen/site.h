@@ -24,6 +24,14 @@ struct site_options {
 	int jobs;                  /* threads for indexing and linking; 0: one per core */
 	/* Print settings that win over site.toml's, or NULL (checked by the caller: config_apply_print). */
 	const struct print_overrides *print;
+	/*
+	 * serve's last load of the same site with the same site.toml, or
+	 * NULL. A guide chapter whose file has the same bytes as then is not
+	 * parsed again: its doc and chapter are moved over from previous
+	 * (which loses them; it is still to be freed with site_free), with
+	 * what its index reported then.
+	 */
+	struct site *previous;
 };
 
 /*

@@ -212,6 +212,18 @@ after_edit "a deck's description" rebuilt content/cards/distributed-training.md 
 	's.replace("Fifty-three cards on", "Fifty-three cards about", 1)'
 after_edit "site.toml's title, on every page" rebuilt site.toml \
 	's.replace("title = \"", "title = \"My ", 1)'
+# A chapter not parsed again (its file unchanged) still says what it said.
+after_shell "a chapter with a warning" rebuilt \
+	'printf "+++\ntitle = \"Warned\"\n+++\n\n## Part {#part .wide}\n\nText.\n" >content/guide/warned.md'
+warned=$(grep -c 'warned.md:5:.*warning' "$tmp/log")
+after_edit "another chapter's paragraph" rebuilt content/guide/collectives.md \
+	's.replace("A sentence added by a test.", "A sentence a test added.", 1)'
+if [ "$warned" -ge 1 ] && [ "$(grep -c 'warned.md:5:.*warning' "$tmp/log")" -eq $((warned + 1)) ]; then
+	ok "an unchanged chapter's warning is reported on every rebuild"
+else
+	notok "an unchanged chapter's warning is reported on every rebuild" \
+	    "$warned, then $(grep -c 'warned.md:5:.*warning' "$tmp/log") times: $(grep warned.md "$tmp/log" | tail -n 2)"
+fi
 # An edit writes only the pages it changed: the rest keep their files.
 chapter=$sitedir/guide/pipeline/index.html
 inode=$(stat -c %i "$chapter" 2>/dev/null)
