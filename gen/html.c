@@ -287,6 +287,17 @@ S_cached(const struct html *h, uint64_t key, size_t n, struct piece *v)
 	return 1;
 }
 
+/* A buffer's bytes as a piece (empty, not NULL, when nothing was added); b is emptied. */
+static struct piece
+S_piece_of(struct buf *b)
+{
+	struct piece p;
+
+	p.len = b->len;
+	p.s = buf_detach(b);
+	return p;
+}
+
 static void
 S_keep(const struct html *h, uint64_t key, size_t n, const struct piece *v)
 {
@@ -1052,10 +1063,8 @@ S_deck(struct html *h, struct deck *d, size_t index)
 		S_cards(h, &cards.out, d, tree, page);
 		p[1].s = S_part_bytes(&cards, &p[1].len);
 		buf_init(&b);
-		buf_put(&b, "", 0);
 		search_deck(&b, d, tree);
-		p[2].len = b.len;
-		p[2].s = buf_detach(&b);
+		p[2] = S_piece_of(&b);
 		doc_tree_close(tree);
 		S_keep(h, key, 3, p);
 	}
@@ -1388,10 +1397,8 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 		p[1].s = S_outline_bytes(&ol, &p[1].len);
 		free(ol.toc);
 		buf_init(&b);
-		buf_put(&b, "", 0);
 		search_chapter(&b, c, tree);
-		p[2].len = b.len;
-		p[2].s = buf_detach(&b);
+		p[2] = S_piece_of(&b);
 		doc_tree_close(tree);
 		S_keep(h, key, 3, p);
 	}

@@ -583,6 +583,27 @@
 
 	/* An unfinished test goes into the history with what was answered (a
 	 * test with no answer at all leaves nothing); it is no longer current. */
+	/*
+	 * Files an attempt in the history, finished or left (extra adds what
+	 * a left one says), keeping the last MAX_ATTEMPTS.
+	 */
+	function pushAttempt(state, run, score, extra) {
+		var a = {
+			at: new Date().toISOString(),
+			topic: run.setup.topic,
+			mix: run.setup.mix,
+			count: run.items.length,
+			reveal: run.reveal,
+			retry: run.retry,
+			score: score,
+			total: run.items.length
+		};
+		if (extra) Object.keys(extra).forEach(function (k) { a[k] = extra[k]; });
+		state.attempts.push(a);
+		if (state.attempts.length > MAX_ATTEMPTS)
+			state.attempts = state.attempts.slice(state.attempts.length - MAX_ATTEMPTS);
+	}
+
 	QuizPage.prototype.recordLeft = function (run) {
 		setReturn(this.returnKey, null);
 		var state = loadState(this.key);
@@ -593,22 +614,8 @@
 			answered++;
 			if (isRight(item)) right++;
 		});
-		if (answered) {
-			state.attempts.push({
-				at: new Date().toISOString(),
-				topic: run.setup.topic,
-				mix: run.setup.mix,
-				count: run.items.length,
-				reveal: run.reveal,
-				retry: run.retry,
-				score: right,
-				total: run.items.length,
-				answered: answered,
-				left: true
-			});
-			if (state.attempts.length > MAX_ATTEMPTS)
-				state.attempts = state.attempts.slice(state.attempts.length - MAX_ATTEMPTS);
-		}
+		if (answered)
+			pushAttempt(state, run, right, { answered: answered, left: true });
 		saveState(this.key, state);
 	};
 
@@ -1200,18 +1207,7 @@
 		setReturn(this.returnKey, null);
 		var state = loadState(this.key);
 		state.current = null;
-		state.attempts.push({
-			at: new Date().toISOString(),
-			topic: run.setup.topic,
-			mix: run.setup.mix,
-			count: run.items.length,
-			reveal: run.reveal,
-			retry: run.retry,
-			score: score,
-			total: run.items.length
-		});
-		if (state.attempts.length > MAX_ATTEMPTS)
-			state.attempts = state.attempts.slice(state.attempts.length - MAX_ATTEMPTS);
+		pushAttempt(state, run, score, null);
 		run.items.forEach(function (item) {
 			state.seen[item.q.id] = { fp: item.q.fp, right: item.right };
 		});
