@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "html.h"
 #include "pdf.h"
 #include "pool.h"
@@ -387,6 +388,22 @@ out:
 	return rc;
 }
 
+/* The exports asked for, into exportdir. */
+static int
+S_write_exports(const struct site *site, const struct build_options *opt, const char *exportdir,
+    size_t *written, struct diag_list *dl)
+{
+	struct export_options eo;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.formats = opt->exports;
+	eo.names = opt->decks;
+	eo.nnames = opt->ndecks;
+	eo.jobs = S_jobs(opt);
+	eo.stop = &build_cancelled;
+	return export_write(site, exportdir, &eo, written, dl);
+}
+
 /* nftw passes no argument to its callback: S_count_page counts into this (main thread only). */
 static size_t S_pages_seen;
 
@@ -504,7 +521,8 @@ struct build {
 	const struct build_options *opt;
 	char *staging;             /* NULL in place (`quizdeck print`) */
 	char *printdir;            /* where the PDFs go: <staging>/print, or <outdir>/print in place */
-	int had_out, had_print;    /* in place: outdir and printdir were there before (build_finish) */
+	char *exportdir;           /* where the exports go, the same way */
+	int had_out, had_print, had_export;   /* in place: they were there before (build_finish) */
 	int lock;
 	struct sigaction old_int, old_term, old_hup;
 };
@@ -540,8 +558,10 @@ build_begin(const char *root, const struct build_options *opt, struct diag_list 
 		}
 	}
 	b->printdir = path_join(b->staging ? b->staging : opt->outdir, "print");
+	b->exportdir = path_join(b->staging ? b->staging : opt->outdir, OUTPUT_EXPORT_DIR);
 	b->had_out = access(opt->outdir, F_OK) == 0;
 	b->had_print = access(b->printdir, F_OK) == 0;
+	b->had_export = access(b->exportdir, F_OK) == 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = S_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -557,7 +577,7 @@ int
 build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 {
 	const struct build_options *opt = b->opt;
-	size_t pdfs = 0;
+	size_t pdfs = 0, exports = 0;
 	int rc = -1;
 
 	if (site == NULL || S_should_stop())
@@ -567,10 +587,13 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 			diag_error(dl, NULL, 0, 0, "cannot create %s: %s", opt->outdir, strerror(errno));
 			goto out;
 		}
-		rc = S_write_pdfs(site, opt, b->printdir, 1, &pdfs, dl);
+		rc = opt->pdf ? S_write_pdfs(site, opt, b->printdir, 1, &pdfs, dl) : 0;
+		if (rc == 0 && opt->exports)
+			rc = S_write_exports(site, opt, b->exportdir, &exports, dl);
 		if (rc == 0 && opt->counts) {
 			opt->counts->pages = 0;
 			opt->counts->pdfs = pdfs;
+			opt->counts->exports = exports;
 		}
 		goto out;
 	}
@@ -578,12 +601,16 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, &pdfs, dl) == -1 || S_should_stop()))
 		goto out;
+	if (opt->exports && (S_write_exports(site, opt, b->exportdir, &exports, dl) == -1 ||
+	    S_should_stop()))
+		goto out;
 	/* Under --strict, a warning from the outputs fails the build: nothing is swapped in. */
 	if (diag_failed(dl))
 		goto out;
 	if (opt->counts) {
 		opt->counts->pages = S_count_pages(b->staging);
 		opt->counts->pdfs = pdfs;
+		opt->counts->exports = exports;
 	}
 	if (S_swap(b->staging, opt->outdir, S_jobs(opt), dl) == -1)
 		goto out;
@@ -595,6 +622,8 @@ out:
 	if (rc == -1 && b->staging == NULL) {
 		if (!b->had_print)
 			rmdir(b->printdir);
+		if (!b->had_export)
+			rmdir(b->exportdir);
 		if (!b->had_out)
 			rmdir(opt->outdir);
 	}
@@ -609,6 +638,7 @@ out:
 	sigaction(SIGHUP, &b->old_hup, NULL);
 	close(b->lock);
 	free(b->printdir);
+	free(b->exportdir);
 	free(b->staging);
 	free(b);
 	return rc;

@@ -21,7 +21,8 @@ struct build_options {
 	const char *outdir;        /* the output folder */
 	int html;                  /* write the site */
 	int pdf;                   /* write out/print/<deck>.pdf */
-	char **decks;              /* only these decks (by slug) when ndecks > 0 */
+	unsigned exports;          /* write out/export/: bits 1 << enum export_format (outputs.h) */
+	char **decks;              /* only these decks (by slug; with exports, tests too) when ndecks > 0 */
 	size_t ndecks;
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
@@ -33,12 +34,14 @@ struct build_options {
 struct build_counts {
 	size_t pages;              /* .html files */
 	size_t pdfs;               /* deck PDFs */
+	size_t exports;            /* files in out/export/ */
 };
 
 /*
  * Builds into <outdir>.staging-<pid>, then swaps it for outdir. With
- * html off (`quizdeck print`) only the PDFs are written, each through a
- * temporary file renamed into place. Returns 0, or -1 with diagnostics
+ * html off (`quizdeck print`, `quizdeck export`) only the PDFs and the
+ * exports asked for are written, each through a temporary file renamed
+ * into place. Returns 0, or -1 with diagnostics
  * added and the previous output untouched. build_begin, then
  * build_finish.
  */

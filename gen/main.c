@@ -16,6 +16,7 @@
 
 #include "build.h"
 #include "diag.h"
+#include "export.h"
 #include "html.h"
 #include "links.h"
 #include "model.h"
@@ -39,6 +40,7 @@ static const char usage_main[] =
 "  build     write the HTML site and the PDF flashcards into out/\n"
 "  check     parse and link everything; print diagnostics and a summary\n"
 "  print     write only the PDF flashcards (out/print/DECK.pdf)\n"
+"  export    write decks and tests for Anki, Quizlet and Moodle (out/export/)\n"
 "  serve     build, serve on this machine and rebuild on change\n"
 "  new       create a new site with one example of each kind\n"
 "\n"
@@ -51,8 +53,10 @@ static const char usage_main[] =
 
 static const char usage_build[] =
 "usage: quizdeck build [-C DIR] [-o OUT] [-j N] [-q] [--strict] [--no-pdf]\n"
+"                      [--no-export]\n"
 "\n"
-"Writes the static site and out/print/DECK.pdf for every deck. The build\n"
+"Writes the static site, out/print/DECK.pdf for every deck and every\n"
+"export (`quizdeck export --help`) into out/export/. The build\n"
 "goes to a staging folder and replaces OUT only when all of it succeeded,\n"
 "then one line says what was written, in how long and where.\n"
 "\n"
@@ -62,7 +66,8 @@ static const char usage_build[] =
 "             the same for any N\n"
 "  -q         no summary line (and no progress line)\n"
 "  --strict   warnings are errors\n"
-"  --no-pdf   skip the PDF flashcards\n";
+"  --no-pdf   skip the PDF flashcards\n"
+"  --no-export  skip out/export/\n";
 
 static const char usage_check[] =
 "usage: quizdeck check [-C DIR] [--strict] [--dump]\n"
@@ -149,6 +154,56 @@ S_usage_print(void)
 	return text;
 }
 
+static const char usage_export_head[] =
+"usage: quizdeck export [-C DIR] [-o OUT] [-j N] [-q] [--strict] FORMAT [NAME...]\n"
+"\n"
+"Writes OUT/export/ files for the decks and tests named (default: all),\n"
+"each in place of the last. FORMAT is one of:\n"
+"\n";
+
+static const char usage_export_tail[] =
+"\n"
+"  -j N             work on N threads (default: one per core)\n"
+"  -q               no summary line\n"
+"  --strict         warnings are errors\n";
+
+/* The name `quizdeck export` takes for every format at once. */
+#define EXPORT_ALL_NAME "all"
+
+/* export's usage, made once from outputs.h's table; it lives as long as the process. */
+static const char *
+S_usage_export(void)
+{
+	static char *text;
+	struct buf b;
+	int f;
+
+	if (text != NULL)
+		return text;
+	buf_init(&b);
+	buf_puts(&b, usage_export_head);
+	for (f = 0; f < EXPORT_NFORMATS; f++)
+		S_usage_option(&b, outputs_export_formats[f].name, outputs_export_formats[f].what);
+	S_usage_option(&b, EXPORT_ALL_NAME, "every one of them, as build writes them");
+	buf_puts(&b, usage_export_tail);
+	text = buf_detach(&b);
+	return text;
+}
+
+/* The formats a FORMAT argument names, as bits 1 << enum export_format; 0 for none. */
+static unsigned
+S_export_formats(const char *name)
+{
+	int f;
+
+	if (strcmp(name, EXPORT_ALL_NAME) == 0)
+		return (1u << EXPORT_NFORMATS) - 1;
+	for (f = 0; f < EXPORT_NFORMATS; f++)
+		if (strcmp(name, outputs_export_formats[f].name) == 0)
+			return 1u << f;
+	return 0;
+}
+
 #define SERVE_PORT 8000
 #define SERVE_BIND "127.0.0.1"
 #define S_STR(x) S_STR2(x)
@@ -179,6 +234,7 @@ struct cli {
 	int strict;
 	int dump;
 	int no_pdf;
+	int no_export;
 	int calibration;
 	int port;
 	const char *bind;          /* serve's address, numeric */
@@ -373,6 +429,68 @@ S_no_such_deck(const struct site *site, const char *name)
 	return EXIT_USAGE;
 }
 
+/*
+ * No deck or test an export of formats can write is named name: says
+ * so, with the nearest name and every one there is. Returns the usage
+ * status.
+ */
+static int
+S_no_such_export(const struct site *site, const char *name, unsigned formats)
+{
+	const char **names = xcalloc(site->ndecks + site->ntests + 1, sizeof(*names));
+	int decks = 0, tests = 0, f;
+	const char *near, *what;
+	size_t i, n = 0;
+
+	for (f = 0; f < EXPORT_NFORMATS; f++)
+		if (formats & (1u << f)) {
+			tests |= outputs_export_formats[f].of_tests;
+			decks |= !outputs_export_formats[f].of_tests;
+		}
+	for (i = 0; decks && i < site->ndecks; i++)
+		names[n++] = site->decks[i]->slug;
+	for (i = 0; tests && i < site->ntests; i++)
+		names[n++] = site->tests[i]->slug;
+	what = decks && tests ? "deck or test" : decks ? "deck" : "test";
+	near = str_nearest(name, names, n);
+	fprintf(stderr, "quizdeck: no %s named \"%s\"", what, name);
+	if (near)
+		fprintf(stderr, "; did you mean \"%s\"?", near);
+	if (n == 0)
+		fprintf(stderr, ": there are none\n");
+	else {
+		fprintf(stderr, "%s %s: ", near ? " There are" : "; there are", decks && tests ?
+		    "these decks and tests" : decks ? "these decks" : "these tests");
+		for (i = 0; i < n; i++)
+			fprintf(stderr, "%s%s", i == 0 ? "" : ", ", names[i]);
+		fprintf(stderr, "\n");
+	}
+	free(names);
+	return EXIT_USAGE;
+}
+
+/* 1 if a deck or test of formats' kinds is named name. */
+static int
+S_export_name_known(const struct site *site, const char *name, unsigned formats)
+{
+	size_t i;
+	int f;
+
+	for (f = 0; f < EXPORT_NFORMATS; f++) {
+		if (!(formats & (1u << f)))
+			continue;
+		if (outputs_export_formats[f].of_tests) {
+			for (i = 0; i < site->ntests; i++)
+				if (strcmp(site->tests[i]->slug, name) == 0)
+					return 1;
+		} else
+			for (i = 0; i < site->ndecks; i++)
+				if (strcmp(site->decks[i]->slug, name) == 0)
+					return 1;
+	}
+	return 0;
+}
+
 static double
 S_seconds(void)
 {
@@ -407,14 +525,19 @@ S_build_summary(const struct build_counts *bc, int html, const char *outdir, dou
 	buf_free(&b);
 }
 
+/*
+ * build (html), print (neither html nor exports) and export (exports
+ * only, the formats of cli's first argument): each writes what it is
+ * for, the arguments naming decks (and, for export, tests).
+ */
 static int
-S_cmd_build(const struct cli *cli, int html)
+S_cmd_build(const struct cli *cli, int html, unsigned exports)
 {
 	struct build_options bo;
 	struct diag_list dl;
 	struct site *site = &S_build_site;
 	struct build *b = NULL;
-	struct build_counts counts = { 0, 0 };
+	struct build_counts counts = { 0, 0, 0 };
 	char *outdir = S_outdir(cli);
 	double start = S_seconds();
 	int status, bad;
@@ -423,7 +546,8 @@ S_cmd_build(const struct cli *cli, int html)
 	memset(&bo, 0, sizeof(bo));
 	bo.outdir = outdir;
 	bo.html = html;
-	bo.pdf = !cli->no_pdf;
+	bo.pdf = (html || !exports) && !cli->no_pdf;
+	bo.exports = exports;
 	bo.decks = cli->args;
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = !cli->quiet && isatty(fileno(stderr));
@@ -441,6 +565,11 @@ S_cmd_build(const struct cli *cli, int html)
 		for (int i = 0; i < cli->nargs && !bad; i++) {
 			size_t k;
 
+			if (!html && exports) {
+				if (!S_export_name_known(site, cli->args[i], exports))
+					bad = S_no_such_export(site, cli->args[i], exports);
+				continue;
+			}
 			for (k = 0; k < site->ndecks; k++)
 				if (strcmp(site->decks[k]->slug, cli->args[i]) == 0)
 					break;
@@ -465,7 +594,12 @@ S_cmd_build(const struct cli *cli, int html)
 			free(printdir);
 		} else if (build_finish(b, site, &dl) == 0 && !cli->quiet) {
 			status = S_report(&dl);
-			S_build_summary(&counts, html, outdir, S_seconds() - start);
+			if (!html && exports)
+				printf("exported %zu file%s into %s/%s in %.1f s\n", counts.exports,
+				    counts.exports == 1 ? "" : "s", outdir, OUTPUT_EXPORT_DIR,
+				    S_seconds() - start);
+			else
+				S_build_summary(&counts, html, outdir, S_seconds() - start);
 			b = NULL;
 			goto out;
 		}
@@ -516,7 +650,8 @@ S_cmd_new(const struct cli *cli)
 
 enum {
 	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
-	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION
+	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION,
+	OPT_NO_EXPORT
 };
 
 static const struct option long_options[] = {
@@ -525,6 +660,7 @@ static const struct option long_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "no-pdf", no_argument, NULL, OPT_NO_PDF },
+	{ "no-export", no_argument, NULL, OPT_NO_EXPORT },
 	{ "paper", required_argument, NULL, OPT_PAPER },
 	{ "card", required_argument, NULL, OPT_CARD },
 	{ "duplex", required_argument, NULL, OPT_DUPLEX },
@@ -559,12 +695,14 @@ S_allowed(const char *cmd, int opt)
 	case 'o':
 	case 'j':
 	case 'q':
-		return !strcmp(cmd, "build") || !strcmp(cmd, "print");
+		return !strcmp(cmd, "build") || !strcmp(cmd, "print") || !strcmp(cmd, "export");
 	case OPT_STRICT:
-		return !strcmp(cmd, "build") || !strcmp(cmd, "check") || !strcmp(cmd, "print");
+		return !strcmp(cmd, "build") || !strcmp(cmd, "check") || !strcmp(cmd, "print") ||
+		    !strcmp(cmd, "export");
 	case OPT_DUMP:
 		return !strcmp(cmd, "check");
 	case OPT_NO_PDF:
+	case OPT_NO_EXPORT:
 		return !strcmp(cmd, "build");
 	case OPT_PAPER: case OPT_CARD: case OPT_DUPLEX: case OPT_CUT_MARKS:
 	case OPT_BACK_OFFSET: case OPT_CALIBRATION:
@@ -576,7 +714,7 @@ S_allowed(const char *cmd, int opt)
 	return 0;
 }
 
-static const char *const commands[] = { "build", "check", "print", "serve", "new" };
+static const char *const commands[] = { "build", "check", "print", "export", "serve", "new" };
 
 static const char *
 S_usage_of(const char *cmd)
@@ -589,6 +727,8 @@ S_usage_of(const char *cmd)
 		return usage_check;
 	if (!strcmp(cmd, "print"))
 		return S_usage_print();
+	if (!strcmp(cmd, "export"))
+		return S_usage_export();
 	if (!strcmp(cmd, "serve"))
 		return usage_serve;
 	if (!strcmp(cmd, "new"))
@@ -719,6 +859,7 @@ S_main(int argc, char *argv[])
 		case OPT_STRICT: cli.strict = 1; break;
 		case OPT_DUMP: cli.dump = 1; break;
 		case OPT_NO_PDF: cli.no_pdf = 1; break;
+		case OPT_NO_EXPORT: cli.no_export = 1; break;
 		case OPT_PAPER: cli.paper = optarg; break;
 		case OPT_CARD: cli.card = optarg; break;
 		case OPT_DUPLEX: cli.duplex = optarg; break;
@@ -758,9 +899,32 @@ S_main(int argc, char *argv[])
 	if (!strcmp(cli.command, "check"))
 		return S_cmd_check(&cli);
 	if (!strcmp(cli.command, "build"))
-		return S_cmd_build(&cli, 1);
+		return S_cmd_build(&cli, 1, cli.no_export ? 0 : (1u << EXPORT_NFORMATS) - 1);
 	if (!strcmp(cli.command, "print"))
-		return S_cmd_build(&cli, 0);
+		return S_cmd_build(&cli, 0, 0);
+	if (!strcmp(cli.command, "export")) {
+		unsigned formats;
+
+		if (cli.nargs == 0)
+			return S_usage_error(usage, "%s", "export needs a FORMAT");
+		if ((formats = S_export_formats(cli.args[0])) == 0) {
+			const char *names[EXPORT_NFORMATS + 1], *near;
+			int f;
+
+			for (f = 0; f < EXPORT_NFORMATS; f++)
+				names[f] = outputs_export_formats[f].name;
+			names[EXPORT_NFORMATS] = EXPORT_ALL_NAME;
+			near = str_nearest(cli.args[0], names, EXPORT_NFORMATS + 1);
+			fprintf(stderr, "quizdeck: unknown export format \"%s\"", cli.args[0]);
+			if (near)
+				fprintf(stderr, "; did you mean \"%s\"?", near);
+			fprintf(stderr, "\n%s", usage);
+			return EXIT_USAGE;
+		}
+		cli.args++;
+		cli.nargs--;
+		return S_cmd_build(&cli, 0, formats);
+	}
 	if (!strcmp(cli.command, "serve"))
 		return S_cmd_serve(&cli);
 	return S_cmd_new(&cli);

@@ -19,6 +19,20 @@
 #include "markdown.h"
 #include "util.h"
 
+const struct export_format_info outputs_export_formats[EXPORT_NFORMATS] = {
+	{ "anki", ".apkg", 0, "an Anki package per deck (DECK.apkg)" },
+	{ "csv", ".csv", 0, "a CSV file per deck for Anki's text import: front, back, deck, guid, as HTML (DECK.csv)" },
+	{ "tsv", ".tsv", 0, "a tab-separated file per deck as Quizlet imports it: front and back as plain text (DECK.tsv)" },
+	{ "moodle", ".xml", 1, "Moodle XML per test: multiple choice with feedback (TEST.xml)" },
+	{ "gift", ".gift.txt", 1, "the same in Moodle's GIFT text format (TEST.gift.txt)" },
+};
+
+char *
+outputs_export_path(enum export_format f, const char *slug)
+{
+	return xconcat(OUTPUT_EXPORT_DIR, "/", slug, outputs_export_formats[f].suffix, NULL);
+}
+
 /*
  * One file of the output, or a folder on the way to one (outputs_check).
  * A folder's path and fold are the first bytes of its file's: nothing is
@@ -204,7 +218,9 @@ outputs_check(const struct site *site, struct diag_list *dl)
 {
 	struct outputs o;
 	struct output **v = NULL;
-	size_t i, j, n = 0, cap = 0;
+	char **exports = NULL;
+	size_t i, j, n = 0, cap = 0, nexports = 0, exports_cap = 0;
+	int f;
 
 	memset(&o, 0, sizeof(o));
 	S_output_add(&o, "index.html", site->home ? site->home->src->display : "the home page", 0, 0);
@@ -220,6 +236,24 @@ outputs_check(const struct site *site, struct diag_list *dl)
 	}
 	for (i = 0; i < site->nchapters; i++)
 		S_output_add(&o, site->chapters[i]->url, site->chapters[i]->doc->src->display, 0, 1);
+	for (f = 0; f < EXPORT_NFORMATS; f++) {
+		size_t count = outputs_export_formats[f].of_tests ? site->ntests : site->ndecks;
+
+		for (i = 0; i < count; i++) {
+			const char *slug, *from;
+
+			if (outputs_export_formats[f].of_tests) {
+				slug = site->tests[i]->slug;
+				from = site->tests[i]->index ? site->tests[i]->index->src->display : slug;
+			} else {
+				slug = site->decks[i]->slug;
+				from = site->decks[i]->doc->src->display;
+			}
+			exports = xgrow(exports, &exports_cap, nexports + 1, sizeof(*exports));
+			exports[nexports] = outputs_export_path((enum export_format)f, slug);
+			S_output_add(&o, exports[nexports++], from, 0, 0);
+		}
+	}
 	for (i = 0; i < site->nassets; i++)
 		S_output_add(&o, site->assets[i].url, site->assets[i].src->display, 1, 0);
 	/* The folds of two outputs or more, a file among them: all of theirs, sorted. */
@@ -284,6 +318,9 @@ outputs_check(const struct site *site, struct diag_list *dl)
 			j++;
 	}
 	free(v);
+	for (i = 0; i < nexports; i++)
+		free(exports[i]);
+	free(exports);
 	for (i = 0; i < o.nowned; i++)
 		free(o.owned[i]);
 	free(o.owned);

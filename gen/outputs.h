@@ -21,4 +21,21 @@
 
 void outputs_check(const struct site *site, struct diag_list *dl);
 
+/*
+ * The exports (export.c): one file per deck or per test in
+ * out/export/, named by its slug and the format's suffix. This table is
+ * the one the command line, its help and the collision check read.
+ */
+#define OUTPUT_EXPORT_DIR "export"
+enum export_format { EXPORT_ANKI, EXPORT_CSV, EXPORT_TSV, EXPORT_MOODLE, EXPORT_GIFT, EXPORT_NFORMATS };
+struct export_format_info {
+	const char *name;          /* as `quizdeck export` takes it */
+	const char *suffix;        /* after the slug */
+	int of_tests;              /* one per test, else one per deck */
+	const char *what;          /* for --help */
+};
+extern const struct export_format_info outputs_export_formats[EXPORT_NFORMATS];
+/* "export/<slug><suffix>" for format f. Caller frees. */
+char *outputs_export_path(enum export_format f, const char *slug);
+
 #endif

@@ -49,8 +49,6 @@
  * variants. Han is left to fontconfig, which picks by the site's language.
  */
 #define FALLBACK_FAMILIES "Noto Sans Hebrew,Noto Sans Arabic,Noto Sans Symbols2,DejaVu Sans"
-/* 2024-01-01T00:00:00Z: the date without SOURCE_DATE_EPOCH, so builds repeat. */
-#define FALLBACK_EPOCH 1704067200LL
 #define SHRINK_STEP 0.5          /* pt between tries when shrinking to fit */
 #define PROGRESS_MIN_CARDS 500   /* decks this long show a progress line */
 #define TRACKING 0.03            /* em between capitals of the running head */
@@ -692,21 +690,9 @@ S_marks(struct writer *w, size_t nslots)
 static void
 S_date(char *out, size_t n)
 {
-	const char *e = getenv("SOURCE_DATE_EPOCH");
-	long long v = FALLBACK_EPOCH;
-	time_t t;
+	time_t t = (time_t)source_date_epoch();
 	struct tm tm;
 
-	if (e && *e) {
-		char *end;
-		long long x;
-
-		errno = 0;
-		x = strtoll(e, &end, 10);
-		if (!*end && errno == 0 && x >= 0 && x < 253402300800LL)
-			v = x;
-	}
-	t = (time_t)v;
 	gmtime_r(&t, &tm);
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -123,6 +123,8 @@ S_site_url(const struct site *site, const struct doc *doc, const char *page, con
 static char *
 S_url(struct render *r, const char *dest, int is_image)
 {
+	if (r->o.url)
+		return r->o.url(r->o.url_arg, dest, is_image);
 	if (r->page == NULL)
 		r->page = url_encode_path(r->o.page_url);
 	return S_site_url(r->o.site, r->o.doc, r->page, dest, is_image);

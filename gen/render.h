@@ -31,6 +31,15 @@ struct render_opts {
 	const struct doc_tree *chapter_tree;
 	/* A second rendering of the same content on one page: emit no ids. */
 	int copy;
+	/*
+	 * HTML that leaves the site (an export): when set, each link's and
+	 * image's destination as written in doc goes to url(url_arg, ...),
+	 * which returns the URL to write (caller frees) or NULL to leave it
+	 * out (a link keeps its text, an image its alt text). NULL: URLs
+	 * lead to the site's pages, relative to page_url.
+	 */
+	char *(*url)(void *url_arg, const char *dest, int is_image);
+	void *url_arg;
 };
 
 /*

@@ -871,3 +871,21 @@ mem_tune(void)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 #endif
 }
+
+long long
+source_date_epoch(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	long long v = 1704067200LL;
+
+	if (e && *e) {
+		char *end;
+		long long x;
+
+		errno = 0;
+		x = strtoll(e, &end, 10);
+		if (!*end && errno == 0 && x >= 0 && x < 253402300800LL)
+			v = x;
+	}
+	return v;
+}

@@ -129,6 +129,13 @@ int dir_remove(const char *path);
 int path_is_dir(const char *path);
 int path_is_file(const char *path);
 
+/*
+ * The time every output is stamped with: SOURCE_DATE_EPOCH (seconds) when
+ * it is set and valid, else 2024-01-01T00:00:00Z; never the clock, so
+ * builds repeat.
+ */
+long long source_date_epoch(void);
+
 /* 64-bit FNV-1a, for stable content fingerprints (not security). */
 uint64_t hash_fnv1a(const void *p, size_t n, uint64_t seed);
 #define HASH_FNV_SEED 0xcbf29ce484222325ULL

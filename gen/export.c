@@ -1,0 +1,1008 @@
+/*
+ * export: one job per file (a deck or a test in one format), run on the
+ * pool; each job opens its doc trees, renders what the format holds
+ * through render.c with export URLs, and writes the file.
+ */
+#include "export.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "anki.h"
+#include "links.h"
+#include "markdown.h"
+#include "pool.h"
+#include "render.h"
+#include "site.h"
+#include "theme.h"
+#include "util.h"
+
+/* Where Moodle XML files embedded in a text element are found from its HTML. */
+#define MOODLE_FILE_PREFIX "@@PLUGINFILE@@/"
+
+/* ---- media and URLs ---------------------------------------------------- */
+
+/* The site's files an export carries, in order of first use, each under a name of its own. */
+struct media {
+	char **names;              /* flat: no '/' and nothing HTML or Anki would read apart */
+	char **paths;              /* the source file */
+	const struct asset **assets;
+	size_t len, cap;
+};
+
+static void
+S_media_free(struct media *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->len; i++) {
+		free(m->names[i]);
+		free(m->paths[i]);
+	}
+	free(m->names);
+	free(m->paths);
+	free(m->assets);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The asset whose encoded path is target, or NULL. */
+static const struct asset *
+S_asset(const struct site *site, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < site->nassets; i++) {
+		char *u = url_encode_path(site->assets[i].url);
+		int same = strcmp(u, target) == 0;
+
+		free(u);
+		if (same)
+			return &site->assets[i];
+	}
+	return NULL;
+}
+
+/*
+ * The name asset a is carried under: its path below out/ with every byte
+ * that is not a letter, digit, '.', '-', '_' or part of a non-ASCII
+ * character made '_'; a name already taken by another file gets "2-",
+ * "3-"... in front.
+ */
+static const char *
+S_media_add(struct media *m, const struct asset *a)
+{
+	char *base = xstrdup(a->url), *name, *p;
+	size_t i;
+	int n = 1;
+
+	for (i = 0; i < m->len; i++)
+		if (m->assets[i] == a) {
+			free(base);
+			return m->names[i];
+		}
+	for (p = base; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (!(c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
+			*p = '_';
+	}
+	name = xstrdup(base);
+	for (i = 0; i < m->len; i++)
+		if (strcmp(m->names[i], name) == 0) {
+			free(name);
+			name = xasprintf("%d-%s", ++n, base);
+			i = (size_t)-1;
+		}
+	free(base);
+	m->names = xgrow(m->names, &m->cap, m->len + 1, sizeof(*m->names));
+	m->paths = xrealloc(m->paths, m->cap * sizeof(*m->paths));
+	m->assets = xrealloc(m->assets, m->cap * sizeof(*m->assets));
+	m->names[m->len] = name;
+	m->paths[m->len] = xstrdup(a->src->path);
+	m->assets[m->len] = a;
+	return m->names[m->len++];
+}
+
+/* How an export's HTML refers to things outside it (render_opts.url). */
+struct urls {
+	const struct site *site;
+	const struct doc *doc;
+	struct media *media;       /* images are carried here, or NULL: they are not */
+	const char *media_prefix;  /* before a carried image's name */
+};
+
+static char *
+S_export_url(void *arg, const char *dest, int is_image)
+{
+	struct urls *u = arg;
+	const char *base = u->site->cfg.base_url;
+	const struct asset *a;
+	char *target, *res = NULL;
+
+	if (links_is_external(dest))
+		return links_url_is_safe(dest, is_image) ? xstrdup(dest) : NULL;
+	if ((target = links_output_target(u->site, u->doc, dest)) == NULL)
+		return NULL;
+	if (is_image && u->media && (a = S_asset(u->site, target)) != NULL)
+		res = xconcat(u->media_prefix, S_media_add(u->media, a), NULL);
+	else if (base && *base)
+		res = xconcat(base, "/", target, NULL);
+	free(target);
+	return res;
+}
+
+/* ---- rendering --------------------------------------------------------- */
+
+/* One text of an export being rendered: its bytes, its session and writer. */
+struct field {
+	struct buf b;
+	struct theme_writer *w;
+	struct render_out out;
+	struct render *r;
+	struct urls urls;
+};
+
+static void
+S_field_begin(struct field *f, const struct site *site, const struct doc *doc,
+    const char *prefix, struct media *media, const char *media_prefix)
+{
+	struct render_opts o;
+
+	memset(f, 0, sizeof(*f));
+	buf_init(&f->b);
+	buf_put(&f->b, "", 0);
+	f->w = theme_writer_new();
+	theme_writer_begin(f->w, &f->b);
+	f->out.w = f->w;
+	f->urls.site = site;
+	f->urls.doc = doc;
+	f->urls.media = media;
+	f->urls.media_prefix = media_prefix ? media_prefix : "";
+	memset(&o, 0, sizeof(o));
+	o.site = site;
+	o.doc = doc;
+	o.page_url = doc->url ? doc->url : "index.html";
+	o.id_prefix = prefix;
+	o.url = S_export_url;
+	o.url_arg = &f->urls;
+	f->r = render_new(&o);
+}
+
+/* The HTML written, without the line breaks around it; caller frees. */
+static char *
+S_field_end(struct field *f)
+{
+	char *s, *start;
+	size_t n;
+
+	render_free(f->r);
+	theme_writer_free(f->w);
+	s = buf_detach(&f->b);
+	for (start = s; *start == '\n'; start++)
+		;
+	n = strlen(start);
+	while (n > 0 && start[n - 1] == '\n')
+		n--;
+	memmove(s, start, n);
+	s[n] = '\0';
+	return s;
+}
+
+/* The children of node (a heading's inlines, a block quote's blocks). */
+static char *
+S_html_children(const struct site *site, const struct doc *doc, const char *prefix,
+    cmark_node *node, struct media *media, const char *media_prefix)
+{
+	struct field f;
+
+	S_field_begin(&f, site, doc, prefix, media, media_prefix);
+	if (node)
+		render_out_children(f.r, &f.out, node);
+	render_out_footnotes(f.r, &f.out);
+	return S_field_end(&f);
+}
+
+/* The blocks of a range, and the footnotes they reference. */
+static char *
+S_html_blocks(const struct site *site, const struct doc *doc, const char *prefix,
+    const struct block_range *range, struct media *media, const char *media_prefix)
+{
+	struct field f;
+
+	S_field_begin(&f, site, doc, prefix, media, media_prefix);
+	if (range->first)
+		render_out_blocks(f.r, &f.out, range->first, range->last);
+	render_out_footnotes(f.r, &f.out);
+	return S_field_end(&f);
+}
+
+/* A task-list option's own blocks: everything in the item but its feedback. */
+static char *
+S_html_option(const struct site *site, const struct doc *doc, const char *prefix,
+    const struct option_nodes *on, struct media *media, const char *media_prefix)
+{
+	struct field f;
+	cmark_node *c;
+
+	S_field_begin(&f, site, doc, prefix, media, media_prefix);
+	for (c = cmark_node_first_child(on->item); c; c = cmark_node_next(c))
+		if (c != on->feedback)
+			render_out_blocks(f.r, &f.out, c, c);
+	render_out_footnotes(f.r, &f.out);
+	return S_field_end(&f);
+}
+
+/* Text as HTML text: for a description, which is plain text. */
+static void
+S_put_escaped(struct buf *b, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		default: buf_putc(b, *s);
+		}
+}
+
+static const char *
+S_difficulty(enum difficulty d)
+{
+	switch (d) {
+	case DIFF_EASY:
+		return "easy";
+	case DIFF_HARD:
+		return "hard";
+	default:
+		return "medium";
+	}
+}
+
+/* A card's key: its deck and id, the same on every export. Caller frees. */
+static char *
+S_card_key(const struct card *c)
+{
+	return xconcat(c->deck->slug, "/", c->id, NULL);
+}
+
+/* ---- a deck ------------------------------------------------------------ */
+
+/* Each card's front and back as HTML, in deck order. */
+struct deck_html {
+	char **front, **back;
+	size_t n;
+};
+
+static void
+S_deck_html_free(struct deck_html *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		free(h->front[i]);
+		free(h->back[i]);
+	}
+	free(h->front);
+	free(h->back);
+}
+
+/* 0, or -1 with an error when the deck's source cannot be read again. */
+static int
+S_deck_html(const struct site *site, const struct deck *d, struct media *media,
+    struct deck_html *h, struct diag_list *dl)
+{
+	struct doc_tree *t = doc_tree_open(d->doc);
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	if (t == NULL) {
+		diag_error(dl, d->doc->src->display, 0, 0, "cannot read the deck again to export it");
+		return -1;
+	}
+	h->front = xcalloc(d->ncards + 1, sizeof(*h->front));
+	h->back = xcalloc(d->ncards + 1, sizeof(*h->back));
+	h->n = d->ncards;
+	for (i = 0; i < d->ncards; i++) {
+		const struct card *c = &d->cards[i];
+		const struct card_nodes *cn = doc_tree_card(t, c);
+		char *prefix = xconcat(c->id, "-", NULL);
+		struct block_range none = { NULL, NULL };
+
+		h->front[i] = S_html_children(site, d->doc, prefix, cn ? cn->heading : NULL, media, "");
+		h->back[i] = S_html_blocks(site, d->doc, prefix, cn ? &cn->back : &none, media, "");
+		free(prefix);
+	}
+	doc_tree_close(t);
+	return 0;
+}
+
+static int
+S_write_anki(const struct site *site, const struct deck *d, const char *path, struct diag_list *dl)
+{
+	struct media media;
+	struct deck_html h;
+	struct anki_package p;
+	struct anki_note *notes;
+	struct anki_media *am;
+	char **keys;
+	const char **fields;
+	struct buf desc;
+	size_t i;
+	int rc;
+
+	memset(&media, 0, sizeof(media));
+	if (S_deck_html(site, d, &media, &h, dl) == -1)
+		return -1;
+	notes = xcalloc(d->ncards + 1, sizeof(*notes));
+	keys = xcalloc(d->ncards + 1, sizeof(*keys));
+	fields = xcalloc(2 * d->ncards + 1, sizeof(*fields));
+	am = xcalloc(media.len + 1, sizeof(*am));
+	for (i = 0; i < d->ncards; i++) {
+		keys[i] = S_card_key(&d->cards[i]);
+		fields[2 * i] = h.front[i];
+		fields[2 * i + 1] = h.back[i];
+		notes[i].key = keys[i];
+		notes[i].kind = ANKI_BASIC;
+		notes[i].fields = &fields[2 * i];
+	}
+	for (i = 0; i < media.len; i++) {
+		am[i].name = media.names[i];
+		am[i].path = media.paths[i];
+	}
+	buf_init(&desc);
+	buf_put(&desc, "", 0);
+	S_put_escaped(&desc, d->description);
+	memset(&p, 0, sizeof(p));
+	p.deck = d->title;
+	p.description = buf_str(&desc);
+	p.deck_key = d->slug;
+	p.notes = notes;
+	p.nnotes = d->ncards;
+	p.media = am;
+	p.nmedia = media.len;
+	p.epoch = source_date_epoch();
+	rc = anki_write(&p, path, dl);
+	for (i = 0; i < d->ncards; i++)
+		free(keys[i]);
+	free(keys);
+	free(fields);
+	free(notes);
+	free(am);
+	buf_free(&desc);
+	S_deck_html_free(&h);
+	S_media_free(&media);
+	return rc;
+}
+
+/*
+ * A CSV field as Anki's text import (RFC 4180) reads it: in double
+ * quotes, quotes doubled, when it holds a comma, quote or line break, or
+ * starts with '#' (a line that does is a comment to Anki).
+ */
+static void
+S_csv_field(struct buf *b, const char *s)
+{
+	const char *p;
+
+	if (strpbrk(s, ",\"\r\n") == NULL && s[0] != '#') {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '"');
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			buf_putc(b, '"');
+		buf_putc(b, *p);
+	}
+	buf_putc(b, '"');
+}
+
+static int
+S_csv(const struct site *site, const struct deck *d, struct buf *out, struct diag_list *dl)
+{
+	struct deck_html h;
+	size_t i;
+
+	if (S_deck_html(site, d, NULL, &h, dl) == -1)
+		return -1;
+	/* Anki's file headers: what the columns are, so no import option needs setting. */
+	buf_puts(out, "#separator:comma\n#html:true\n#notetype:Basic\n"
+	    "#columns:Front,Back,Deck,GUID\n#deck column:3\n#guid column:4\n");
+	for (i = 0; i < d->ncards; i++) {
+		char *key = S_card_key(&d->cards[i]), *guid = anki_guid(key);
+
+		S_csv_field(out, h.front[i]);
+		buf_putc(out, ',');
+		S_csv_field(out, h.back[i]);
+		buf_putc(out, ',');
+		S_csv_field(out, d->title);
+		buf_putc(out, ',');
+		S_csv_field(out, guid);
+		buf_putc(out, '\n');
+		free(guid);
+		free(key);
+	}
+	S_deck_html_free(&h);
+	return 0;
+}
+
+/* Text on one line of a TSV: tabs and line breaks become spaces, runs of spaces one. */
+static void
+S_tsv_field(struct buf *b, const char *s)
+{
+	int space = 1;
+
+	for (; *s; s++) {
+		int c = *s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s;
+
+		if (c == ' ' && space)
+			continue;
+		space = c == ' ';
+		buf_putc(b, c);
+	}
+	while (b->len > 0 && b->data[b->len - 1] == ' ')
+		b->data[--b->len] = '\0';
+}
+
+/* Quizlet's import: "term<TAB>definition" a line, plain text. */
+static int
+S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct diag_list *dl)
+{
+	struct doc_tree *t = doc_tree_open(d->doc);
+	size_t i;
+
+	(void)site;
+	if (t == NULL) {
+		diag_error(dl, d->doc->src->display, 0, 0, "cannot read the deck again to export it");
+		return -1;
+	}
+	for (i = 0; i < d->ncards; i++) {
+		const struct card_nodes *cn = doc_tree_card(t, &d->cards[i]);
+		cmark_node *b;
+
+		S_tsv_field(out, d->cards[i].front_text);
+		buf_putc(out, '\t');
+		for (b = cn ? cn->back.first : NULL; b; b = cmark_node_next(b)) {
+			char *text = md_plain_text(b);
+
+			if (b != cn->back.first)
+				buf_putc(out, ' ');
+			S_tsv_field(out, text);
+			free(text);
+			if (b == cn->back.last)
+				break;
+		}
+		buf_putc(out, '\n');
+	}
+	doc_tree_close(t);
+	return 0;
+}
+
+/* ---- a test ------------------------------------------------------------ */
+
+/* Text in XML character data. */
+static void
+S_xml_text(struct buf *b, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		default: buf_putc(b, *s);
+		}
+}
+
+/* HTML in a CDATA section; a "]]>" in it is split across two sections. */
+static void
+S_cdata(struct buf *b, const char *html)
+{
+	const char *p = html, *end;
+
+	buf_puts(b, "<![CDATA[");
+	while ((end = strstr(p, "]]>")) != NULL) {
+		buf_put(b, p, (size_t)(end - p));
+		buf_puts(b, "]]]]><![CDATA[>");
+		p = end + 3;
+	}
+	buf_puts(b, p);
+	buf_puts(b, "]]>");
+}
+
+/* The files m holds, embedded in base64 (Moodle XML's <file>). -1 with an error if one cannot be read. */
+static int
+S_moodle_files(struct buf *b, const char *indent, const struct media *m, struct diag_list *dl)
+{
+	size_t i;
+
+	for (i = 0; m && i < m->len; i++) {
+		char *data;
+		size_t len;
+		gchar *b64;
+
+		if (file_read(m->paths[i], &data, &len) == -1) {
+			diag_error(dl, NULL, 0, 0, "cannot read %s to embed it: %s", m->paths[i], strerror(errno));
+			return -1;
+		}
+		b64 = g_base64_encode((const guchar *)data, len);
+		buf_printf(b, "%s<file name=\"", indent);
+		S_xml_text(b, m->names[i]);
+		buf_printf(b, "\" path=\"/\" encoding=\"base64\">%s</file>\n", b64);
+		g_free(b64);
+		free(data);
+	}
+	return 0;
+}
+
+/*
+ * A Moodle text element <tag format="html"> holding html, with the files
+ * its HTML refers to (@@PLUGINFILE@@/name) embedded after the text.
+ */
+static int
+S_moodle_text(struct buf *b, const char *indent, const char *tag, const char *html,
+    const struct media *m, struct diag_list *dl)
+{
+	char *inner = xconcat(indent, "  ", NULL);
+	int rc;
+
+	buf_printf(b, "%s<%s format=\"html\">\n%s<text>", indent, tag, inner);
+	S_cdata(b, html);
+	buf_puts(b, "</text>\n");
+	rc = S_moodle_files(b, inner, m, dl);
+	buf_printf(b, "%s</%s>\n", indent, tag);
+	free(inner);
+	return rc;
+}
+
+/* A Moodle category path part: '/' separates parts, so one in a name is doubled. */
+static void
+S_category_part(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '/')
+			buf_putc(b, '/');
+		buf_putc(b, *s);
+	}
+}
+
+/*
+ * The fraction of the grade an option gives: a single answer 100 or 0;
+ * with several correct, each correct one an equal share of 100 and each
+ * wrong one an equal share of -100, so ticking everything scores 0.
+ */
+static double
+S_fraction(const struct question *q, size_t i)
+{
+	size_t k, ncorrect = 0;
+
+	for (k = 0; k < q->noptions; k++)
+		ncorrect += q->options[k].correct != 0;
+	if (!q->multi)
+		return q->options[i].correct ? 100.0 : 0.0;
+	if (q->options[i].correct)
+		return 100.0 / (double)ncorrect;
+	return -100.0 / (double)(q->noptions - ncorrect);
+}
+
+/* The HTML of a question's parts, and the files each refers to. */
+struct question_html {
+	char *stem, *hint, *explanation;
+	struct media stem_m, hint_m, expl_m;
+	char **option, **feedback;
+	struct media *option_m, *feedback_m;
+	size_t n;
+};
+
+static void
+S_question_html(const struct site *site, const struct question *q, const struct doc_tree *t,
+    int carry, struct question_html *qh)
+{
+	const struct question_nodes *qn = doc_tree_question(t, q);
+	const struct doc *doc = q->topic->doc;
+	const char *pre = carry ? MOODLE_FILE_PREFIX : "";
+	char *prefix = xconcat(q->id, "-", NULL);
+	struct block_range none = { NULL, NULL };
+	struct field f;
+	size_t i;
+
+	memset(qh, 0, sizeof(*qh));
+	S_field_begin(&f, site, doc, prefix, carry ? &qh->stem_m : NULL, pre);
+	if (qn) {
+		render_out_open(&f.out, "p", NULL);
+		render_out_children(f.r, &f.out, qn->heading);
+		render_out_close(&f.out);
+		render_out_nl(&f.out);
+		if (qn->stem.first)
+			render_out_blocks(f.r, &f.out, qn->stem.first, qn->stem.last);
+	}
+	render_out_footnotes(f.r, &f.out);
+	qh->stem = S_field_end(&f);
+	qh->hint = qn && qn->hint ? S_html_children(site, doc, prefix, qn->hint,
+	    carry ? &qh->hint_m : NULL, pre) : NULL;
+	qh->explanation = S_html_blocks(site, doc, prefix, qn ? &qn->explanation : &none,
+	    carry ? &qh->expl_m : NULL, pre);
+	qh->n = qn ? q->noptions : 0;
+	qh->option = xcalloc(qh->n + 1, sizeof(*qh->option));
+	qh->feedback = xcalloc(qh->n + 1, sizeof(*qh->feedback));
+	qh->option_m = xcalloc(qh->n + 1, sizeof(*qh->option_m));
+	qh->feedback_m = xcalloc(qh->n + 1, sizeof(*qh->feedback_m));
+	for (i = 0; i < qh->n; i++) {
+		qh->option[i] = S_html_option(site, doc, prefix, &qn->options[i],
+		    carry ? &qh->option_m[i] : NULL, pre);
+		if (qn->options[i].feedback)
+			qh->feedback[i] = S_html_children(site, doc, prefix, qn->options[i].feedback,
+			    carry ? &qh->feedback_m[i] : NULL, pre);
+	}
+	free(prefix);
+}
+
+static void
+S_question_html_free(struct question_html *qh)
+{
+	size_t i;
+
+	for (i = 0; i < qh->n; i++) {
+		free(qh->option[i]);
+		free(qh->feedback[i]);
+		S_media_free(&qh->option_m[i]);
+		S_media_free(&qh->feedback_m[i]);
+	}
+	free(qh->option);
+	free(qh->feedback);
+	free(qh->option_m);
+	free(qh->feedback_m);
+	free(qh->stem);
+	free(qh->hint);
+	free(qh->explanation);
+	S_media_free(&qh->stem_m);
+	S_media_free(&qh->hint_m);
+	S_media_free(&qh->expl_m);
+}
+
+/* Moodle keeps a question's name under 255 characters: the stem, cut at a character. */
+static void
+S_question_name(struct buf *b, const char *stem)
+{
+	size_t n = strlen(stem), max = 250;
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)stem[n] & 0xc0) == 0x80)
+			n--;
+	}
+	{
+		char *s = xstrndup(stem, n);
+
+		S_xml_text(b, s);
+		free(s);
+	}
+}
+
+static int
+S_moodle_question(const struct site *site, const struct question *q, const struct doc_tree *t,
+    struct buf *out, struct diag_list *dl)
+{
+	struct question_html qh;
+	size_t i;
+	int rc = -1;
+
+	S_question_html(site, q, t, 1, &qh);
+	buf_puts(out, "  <question type=\"multichoice\">\n    <name>\n      <text>");
+	S_question_name(out, q->stem_text);
+	buf_puts(out, "</text>\n    </name>\n");
+	if (S_moodle_text(out, "    ", "questiontext", qh.stem, &qh.stem_m, dl) == -1 ||
+	    S_moodle_text(out, "    ", "generalfeedback", qh.explanation, &qh.expl_m, dl) == -1)
+		goto out;
+	buf_puts(out, "    <defaultgrade>1</defaultgrade>\n    <penalty>0.3333333</penalty>\n"
+	    "    <hidden>0</hidden>\n    <idnumber>");
+	S_xml_text(out, q->id);
+	buf_printf(out, "</idnumber>\n    <single>%s</single>\n    <shuffleanswers>true</shuffleanswers>\n"
+	    "    <answernumbering>abc</answernumbering>\n"
+	    "    <showstandardinstruction>%d</showstandardinstruction>\n",
+	    q->multi ? "false" : "true", q->multi);
+	for (i = 0; i < qh.n; i++) {
+		buf_printf(out, "    <answer fraction=\"%.7g\" format=\"html\">\n      <text>",
+		    S_fraction(q, i));
+		S_cdata(out, qh.option[i]);
+		buf_puts(out, "</text>\n");
+		if (S_moodle_files(out, "      ", &qh.option_m[i], dl) == -1)
+			goto out;
+		if (S_moodle_text(out, "      ", "feedback", qh.feedback[i] ? qh.feedback[i] : "",
+		    &qh.feedback_m[i], dl) == -1)
+			goto out;
+		buf_puts(out, "    </answer>\n");
+	}
+	if (qh.hint && S_moodle_text(out, "    ", "hint", qh.hint, &qh.hint_m, dl) == -1)
+		goto out;
+	buf_printf(out, "    <tags>\n      <tag><text>%s</text></tag>\n    </tags>\n  </question>\n",
+	    S_difficulty(q->difficulty));
+	rc = 0;
+out:
+	S_question_html_free(&qh);
+	return rc;
+}
+
+/* Moodle XML: a category per topic, below one for the test; a multichoice question each. */
+static int
+S_moodle(const struct site *site, const struct test *te, struct buf *out, struct diag_list *dl)
+{
+	size_t i, k;
+
+	buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n");
+	for (i = 0; i < te->ntopics; i++) {
+		const struct topic *tp = te->topics[i];
+		struct doc_tree *t = doc_tree_open(tp->doc);
+
+		if (t == NULL) {
+			diag_error(dl, tp->doc->src->display, 0, 0, "cannot read the topic again to export it");
+			return -1;
+		}
+		buf_puts(out, "  <question type=\"category\">\n    <category>\n      <text>$course$/top/");
+		{
+			struct buf path;
+
+			buf_init(&path);
+			buf_put(&path, "", 0);
+			S_category_part(&path, te->title);
+			if (te->ntopics > 1 || strcmp(tp->title, te->title) != 0) {
+				buf_putc(&path, '/');
+				S_category_part(&path, tp->title);
+			}
+			S_xml_text(out, buf_str(&path));
+			buf_free(&path);
+		}
+		buf_puts(out, "</text>\n    </category>\n  </question>\n");
+		for (k = 0; k < tp->nquestions; k++)
+			if (S_moodle_question(site, &tp->questions[k], t, out, dl) == -1) {
+				doc_tree_close(t);
+				return -1;
+			}
+		doc_tree_close(t);
+	}
+	buf_puts(out, "</quiz>\n");
+	return 0;
+}
+
+/*
+ * GIFT text: the characters GIFT reads as syntax escaped with '\', and
+ * line breaks written as "\n", so a question stays one block of lines.
+ */
+static void
+S_gift_text(struct buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\n') {
+			buf_puts(b, "\\n");
+			continue;
+		}
+		if (strchr("~=#{}:\\", *s))
+			buf_putc(b, '\\');
+		buf_putc(b, *s);
+	}
+}
+
+/* A percentage as GIFT writes one: "%50%". */
+static void
+S_gift_weight(struct buf *b, double w)
+{
+	buf_printf(b, "%%%.7g%%", w);
+}
+
+static void
+S_gift_question(const struct site *site, const struct question *q, const struct doc_tree *t,
+    struct buf *out)
+{
+	struct question_html qh;
+	size_t i;
+
+	S_question_html(site, q, t, 0, &qh);
+	buf_puts(out, "// [id:");
+	S_gift_text(out, q->id);
+	buf_printf(out, "] [tag:%s]\n::", S_difficulty(q->difficulty));
+	S_gift_text(out, q->stem_text);
+	buf_puts(out, "::[html]");
+	S_gift_text(out, qh.stem);
+	buf_puts(out, " {\n");
+	for (i = 0; i < qh.n; i++) {
+		if (q->multi) {
+			buf_puts(out, "\t~");
+			S_gift_weight(out, S_fraction(q, i));
+		} else
+			buf_puts(out, q->options[i].correct ? "\t=" : "\t~");
+		S_gift_text(out, qh.option[i]);
+		if (qh.feedback[i]) {
+			buf_puts(out, "#");
+			S_gift_text(out, qh.feedback[i]);
+		}
+		buf_putc(out, '\n');
+	}
+	if (*qh.explanation) {
+		buf_puts(out, "\t####");
+		S_gift_text(out, qh.explanation);
+		buf_putc(out, '\n');
+	}
+	buf_puts(out, "}\n\n");
+	S_question_html_free(&qh);
+}
+
+static int
+S_gift(const struct site *site, const struct test *te, struct buf *out, struct diag_list *dl)
+{
+	size_t i, k;
+
+	for (i = 0; i < te->ntopics; i++) {
+		const struct topic *tp = te->topics[i];
+		struct doc_tree *t = doc_tree_open(tp->doc);
+		struct buf path;
+
+		if (t == NULL) {
+			diag_error(dl, tp->doc->src->display, 0, 0, "cannot read the topic again to export it");
+			return -1;
+		}
+		buf_init(&path);
+		buf_put(&path, "", 0);
+		S_category_part(&path, te->title);
+		if (te->ntopics > 1 || strcmp(tp->title, te->title) != 0) {
+			buf_putc(&path, '/');
+			S_category_part(&path, tp->title);
+		}
+		buf_puts(out, "$CATEGORY: $course$/top/");
+		/* A category line is read to its end: only a line break would end it early. */
+		for (k = 0; k < path.len; k++)
+			buf_putc(out, path.data[k] == '\n' ? ' ' : path.data[k]);
+		buf_puts(out, "\n\n");
+		buf_free(&path);
+		for (k = 0; k < tp->nquestions; k++)
+			S_gift_question(site, &tp->questions[k], t, out);
+		doc_tree_close(t);
+	}
+	return 0;
+}
+
+/* ---- the jobs ---------------------------------------------------------- */
+
+struct export_job {
+	enum export_format f;
+	const struct deck *deck;   /* or */
+	const struct test *test;
+	char *path, *tmp;
+	struct diag_list dl;
+	int rc;
+};
+
+struct export_batch {
+	const struct site *site;
+	const struct export_options *opt;
+	struct export_job *jobs;
+};
+
+static int
+S_run(const struct site *site, struct export_job *j)
+{
+	struct buf out;
+	int rc = -1;
+
+	if (j->f == EXPORT_ANKI)
+		return S_write_anki(site, j->deck, j->tmp, &j->dl);
+	buf_init(&out);
+	buf_put(&out, "", 0);
+	switch (j->f) {
+	case EXPORT_CSV: rc = S_csv(site, j->deck, &out, &j->dl); break;
+	case EXPORT_TSV: rc = S_tsv(site, j->deck, &out, &j->dl); break;
+	case EXPORT_MOODLE: rc = S_moodle(site, j->test, &out, &j->dl); break;
+	case EXPORT_GIFT: rc = S_gift(site, j->test, &out, &j->dl); break;
+	default: break;
+	}
+	if (rc == 0 && file_write(j->tmp, out.data, out.len) == -1) {
+		diag_error(&j->dl, NULL, 0, 0, "cannot write %s: %s", j->tmp, strerror(errno));
+		rc = -1;
+	}
+	buf_free(&out);
+	return rc;
+}
+
+static void
+S_job(void *arg, size_t i, int worker)
+{
+	struct export_batch *eb = arg;
+	struct export_job *j = &eb->jobs[i];
+
+	(void)worker;
+	if (eb->opt->stop && *eb->opt->stop) {
+		j->rc = -1;
+		return;
+	}
+	j->rc = S_run(eb->site, j);
+	if (j->rc == 0 && rename(j->tmp, j->path) == -1) {
+		diag_error(&j->dl, NULL, 0, 0, "cannot write %s: %s", j->path, strerror(errno));
+		j->rc = -1;
+	}
+	if (j->rc == -1)
+		unlink(j->tmp);
+}
+
+static int
+S_wanted(const struct export_options *opt, const char *slug)
+{
+	size_t i;
+
+	if (opt->nnames == 0)
+		return 1;
+	for (i = 0; i < opt->nnames; i++)
+		if (strcmp(opt->names[i], slug) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+S_add_job(struct export_batch *eb, size_t *n, size_t *cap, const char *dir, enum export_format f,
+    const struct deck *d, const struct test *te)
+{
+	struct export_job *j;
+	char *rel = outputs_export_path(f, d ? d->slug : te->slug);
+
+	eb->jobs = xgrow(eb->jobs, cap, *n + 1, sizeof(*eb->jobs));
+	j = &eb->jobs[(*n)++];
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->deck = d;
+	j->test = te;
+	/* rel is "export/<name>"; dir is where export/ goes. */
+	j->path = path_join(dir, path_basename(rel));
+	j->tmp = xasprintf("%s.tmp-%ld", j->path, (long)getpid());
+	diag_init(&j->dl);
+	free(rel);
+}
+
+int
+export_write(const struct site *site, const char *dir, const struct export_options *opt,
+    size_t *written, struct diag_list *dl)
+{
+	struct export_batch eb;
+	size_t i, n = 0, cap = 0;
+	int f, rc = 0;
+
+	memset(&eb, 0, sizeof(eb));
+	eb.site = site;
+	eb.opt = opt;
+	for (f = 0; f < EXPORT_NFORMATS; f++) {
+		if (!(opt->formats & (1u << f)))
+			continue;
+		if (outputs_export_formats[f].of_tests) {
+			for (i = 0; i < site->ntests; i++)
+				if (S_wanted(opt, site->tests[i]->slug))
+					S_add_job(&eb, &n, &cap, dir, (enum export_format)f, NULL, site->tests[i]);
+		} else {
+			for (i = 0; i < site->ndecks; i++)
+				if (S_wanted(opt, site->decks[i]->slug))
+					S_add_job(&eb, &n, &cap, dir, (enum export_format)f, site->decks[i], NULL);
+		}
+	}
+	if (n > 0 && dir_make(dir) == -1) {
+		diag_error(dl, NULL, 0, 0, "cannot create %s: %s", dir, strerror(errno));
+		rc = -1;
+	} else
+		pool_run(opt->jobs, n, S_job, &eb);
+	for (i = 0; i < n; i++) {
+		/* What the files say, in the order they were listed, up to the first that failed. */
+		if (rc == 0) {
+			diag_move(dl, &eb.jobs[i].dl);
+			rc = eb.jobs[i].rc;
+		}
+		diag_free(&eb.jobs[i].dl);
+		free(eb.jobs[i].path);
+		free(eb.jobs[i].tmp);
+	}
+	free(eb.jobs);
+	if (rc == 0)
+		*written = n;
+	return rc;
+}
