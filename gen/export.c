@@ -452,6 +452,71 @@ S_tsv_field(struct buf *b, const char *s)
 		b->data[--b->len] = '\0';
 }
 
+/*
+ * A card's back as one line of plain text: its blocks, then the text of
+ * the footnotes they reference, in order of first reference (the marks
+ * themselves have no place in plain text).
+ */
+static void
+S_tsv_back(struct buf *out, const struct block_range *back)
+{
+	cmark_node *b, *root, *c;
+	long *nums = NULL;
+	size_t n = 0, cap = 0, i;
+	long k;
+	int first = 1;
+
+	for (b = back->first; b; b = cmark_node_next(b)) {
+		cmark_iter *it;
+		cmark_event_type ev;
+
+		/* cmark-gfm moves definitions to the end, into the last card's range. */
+		if (cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION) {
+			char *text = md_plain_text(b);
+
+			if (!first && *text)
+				buf_putc(out, ' ');
+			first &= !*text;
+			S_tsv_field(out, text);
+			free(text);
+			it = cmark_iter_new(b);
+			while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+				cmark_node *x = cmark_iter_get_node(it);
+				const char *lit;
+
+				if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(x) != CMARK_NODE_FOOTNOTE_REFERENCE)
+					continue;
+				lit = cmark_node_get_literal(x);
+				k = lit ? strtol(lit, NULL, 10) : 0;
+				for (i = 0; i < n && nums[i] != k; i++)
+					;
+				if (k > 0 && i == n) {
+					nums = xgrow(nums, &cap, n + 1, sizeof(*nums));
+					nums[n++] = k;
+				}
+			}
+			cmark_iter_free(it);
+		}
+		if (b == back->last)
+			break;
+	}
+	for (root = back->first; root && cmark_node_parent(root); root = cmark_node_parent(root))
+		;
+	for (i = 0; i < n; i++) {
+		/* The definitions are numbered in document order, as render.c numbers them. */
+		for (c = root ? cmark_node_first_child(root) : NULL, k = 0; c; c = cmark_node_next(c))
+			if (cmark_node_get_type(c) == CMARK_NODE_FOOTNOTE_DEFINITION && ++k == nums[i]) {
+				char *text = md_plain_text(c);
+
+				buf_putc(out, ' ');
+				S_tsv_field(out, text);
+				free(text);
+				break;
+			}
+	}
+	free(nums);
+}
+
 /* Quizlet's import: "term<TAB>definition" a line, plain text. */
 static int
 S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct diag_list *dl)
@@ -466,20 +531,11 @@ S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct dia
 	}
 	for (i = 0; i < d->ncards; i++) {
 		const struct card_nodes *cn = doc_tree_card(t, &d->cards[i]);
-		cmark_node *b;
 
 		S_tsv_field(out, d->cards[i].front_text);
 		buf_putc(out, '\t');
-		for (b = cn ? cn->back.first : NULL; b; b = cmark_node_next(b)) {
-			char *text = md_plain_text(b);
-
-			if (b != cn->back.first)
-				buf_putc(out, ' ');
-			S_tsv_field(out, text);
-			free(text);
-			if (b == cn->back.last)
-				break;
-		}
+		if (cn)
+			S_tsv_back(out, &cn->back);
 		buf_putc(out, '\n');
 	}
 	doc_tree_close(t);
@@ -594,8 +650,8 @@ S_fraction(const struct question *q, size_t i)
 
 /* The HTML of a question's parts, and the files each refers to. */
 struct question_html {
-	char *stem, *hint, *explanation;
-	struct media stem_m, hint_m, expl_m;
+	char *stem, *explanation;  /* the stem: its heading, further blocks and hint */
+	struct media stem_m, expl_m;
 	char **option, **feedback;
 	struct media *option_m, *feedback_m;
 	size_t n;
@@ -622,11 +678,15 @@ S_question_html(const struct site *site, const struct question *q, const struct 
 		render_out_nl(&f.out);
 		if (qn->stem.first)
 			render_out_blocks(f.r, &f.out, qn->stem.first, qn->stem.last);
+		/* The hint is shown with the question on the site: it may hold what the question needs. */
+		if (qn->hint) {
+			render_out_open(&f.out, "blockquote", "hint");
+			render_out_children(f.r, &f.out, qn->hint);
+			render_out_close(&f.out);
+		}
 	}
 	render_out_footnotes(f.r, &f.out);
 	qh->stem = S_field_end(&f);
-	qh->hint = qn && qn->hint ? S_html_children(site, doc, prefix, qn->hint,
-	    carry ? &qh->hint_m : NULL, pre) : NULL;
 	qh->explanation = S_html_blocks(site, doc, prefix, qn ? &qn->explanation : &none,
 	    carry ? &qh->expl_m : NULL, pre);
 	qh->n = qn ? q->noptions : 0;
@@ -660,10 +720,8 @@ S_question_html_free(struct question_html *qh)
 	free(qh->option_m);
 	free(qh->feedback_m);
 	free(qh->stem);
-	free(qh->hint);
 	free(qh->explanation);
 	S_media_free(&qh->stem_m);
-	S_media_free(&qh->hint_m);
 	S_media_free(&qh->expl_m);
 }
 
@@ -720,8 +778,6 @@ S_moodle_question(const struct site *site, const struct question *q, const struc
 			goto out;
 		buf_puts(out, "    </answer>\n");
 	}
-	if (qh.hint && S_moodle_text(out, "    ", "hint", qh.hint, &qh.hint_m, dl) == -1)
-		goto out;
 	buf_printf(out, "    <tags>\n      <tag><text>%s</text></tag>\n    </tags>\n  </question>\n",
 	    S_difficulty(q->difficulty));
 	rc = 0;

@@ -47,6 +47,7 @@ struct output {
 	int is_dir;
 	int copied;                /* a content file copied as it is (yields to pages) */
 	int chapter;               /* a chapter's page (same-address chapters are reported already) */
+	int export;                /* an export: named by a slug whose page's clash is reported already */
 	size_t next;               /* 1 + the next output of this fold, 0 for none */
 };
 
@@ -252,6 +253,7 @@ outputs_check(const struct site *site, struct diag_list *dl)
 			exports = xgrow(exports, &exports_cap, nexports + 1, sizeof(*exports));
 			exports[nexports] = outputs_export_path((enum export_format)f, slug);
 			S_output_add(&o, exports[nexports++], from, 0, 0);
+			o.v[o.len - 1].export = 1;
 		}
 	}
 	for (i = 0; i < site->nassets; i++)
@@ -285,6 +287,8 @@ outputs_check(const struct site *site, struct diag_list *dl)
 			if (first->is_dir)
 				break;
 			if (x->chapter && first->chapter && same)
+				continue;
+			if (x->export && first->export)
 				continue;
 			if (x->is_dir) {
 				if (same)

@@ -21,6 +21,7 @@ struct fake {
 	struct doc doc[64];
 	struct chapter chapters[64], *chp[64];
 	struct deck decks[8], *dkp[8];
+	char slugs[8][64];
 	struct asset assets[8];
 	size_t nsrc;
 };
@@ -51,7 +52,11 @@ static void
 S_deck(struct fake *f, const char *url, const char *pdf_url, const char *display)
 {
 	struct deck *d = &f->decks[f->site.ndecks];
+	const char *slug = url + strlen("cards/");
 
+	/* The slug between cards/ and /index.html: its exports are named by it. */
+	d->slug = f->slugs[f->site.ndecks];
+	snprintf(d->slug, sizeof(f->slugs[0]), "%.*s", (int)(strchr(slug, '/') - slug), slug);
 	d->url = (char *)url;
 	d->pdf_url = (char *)pdf_url;
 	d->doc = S_doc(f, display);
@@ -182,6 +187,25 @@ test_folder(void)
  * message names that disk, or one that also ignores case.
  */
 static void
+test_export(void)
+{
+	struct fake f;
+	char *got;
+
+	CHECK_GROUP("outputs, exports");
+	memset(&f, 0, sizeof(f));
+	S_deck(&f, "cards/d/index.html", "print/d.pdf", "content/cards/d.md");
+	S_asset(&f, "export/D.apkg", "content/export/D.apkg");
+	S_asset(&f, "export/d.pdf", "content/export/d.pdf");
+	got = S_check(&f.site);
+	CHECK_STR(got,
+	    "content/export/D.apkg: error: out/export/D.apkg and out/export/d.apkg (for content/cards/d.md) "
+	    "are one file on a case-insensitive disk (macOS, Windows): rename one",
+	    "a copied file in the way of a deck's export; other names in export/ are free");
+	free(got);
+}
+
+static void
 test_composition(void)
 {
 	struct fake f;
@@ -272,6 +296,7 @@ main(void)
 {
 	test_clean();
 	test_case();
+	test_export();
 	test_composition();
 	test_same_path();
 	test_folder();
