@@ -58,13 +58,25 @@ struct anki_model {
 static const char *const S_basic_fields[] = { "Front", "Back" };
 static const struct anki_template S_basic_tmpls[] = {
 	{ "Card 1", "{{Front}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}" },
+	{ "Card 2", "{{Back}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Front}}" },
+};
+static const char *const S_cloze_fields[] = { "Text", "Back Extra" };
+static const struct anki_template S_cloze_tmpls[] = {
+	{ "Cloze", "{{cloze:Text}}", "{{cloze:Text}}<br>\n{{Back Extra}}" },
 };
 
 /* Indexed by enum anki_kind. */
 static const struct anki_model S_models[ANKI_NKINDS] = {
 	{ "quizdeck Basic", 1690000000001LL, 0, S_basic_fields, 2, S_basic_tmpls, 1,
 	    "[[0,\"any\",[0]]]" },
+	{ "quizdeck Basic (and reversed card)", 1690000000002LL, 0, S_basic_fields, 2,
+	    S_basic_tmpls, 2, "[[0,\"any\",[0]],[1,\"any\",[1]]]" },
+	{ "quizdeck Cloze", 1690000000003LL, 1, S_cloze_fields, 2, S_cloze_tmpls, 1,
+	    "[[0,\"any\",[0]]]" },
 };
+
+/* Cards a note may make: cloze numbers 1 to this. */
+#define ANKI_MAX_CARDS 500
 
 /* The cards' look; no colours, so Anki's night mode still works. */
 static const char S_css[] =
@@ -354,19 +366,30 @@ S_col_row(struct collection *c)
 	int64_t ms = p->epoch * 1000;
 	struct buf models, decks, conf;
 	sqlite3_stmt *st = NULL;
+	const struct anki_model *cur = NULL;
+	int used[ANKI_NKINDS] = { 0 };
 	size_t i;
 	int rc = -1;
 
 	buf_init(&models);
 	buf_init(&decks);
 	buf_init(&conf);
+	/* The note types the notes use, and the first of them as the one to add with. */
+	for (i = 0; i < p->nnotes; i++)
+		used[p->notes[i].kind] = 1;
 	buf_putc(&models, '{');
 	for (i = 0; i < ANKI_NKINDS; i++) {
-		if (i)
+		if (!used[i])
+			continue;
+		if (cur == NULL)
+			cur = &S_models[i];
+		else
 			buf_putc(&models, ',');
 		S_json_model(&models, &S_models[i], c->did, p->epoch);
 	}
 	buf_putc(&models, '}');
+	if (cur == NULL)
+		cur = &S_models[0];
 	buf_putc(&decks, '{');
 	S_json_deck(&decks, 1, "Default", "", p->epoch);
 	buf_putc(&decks, ',');
@@ -375,7 +398,7 @@ S_col_row(struct collection *c)
 	buf_printf(&conf, "{\"activeDecks\":[%lld],\"curDeck\":%lld,\"newSpread\":0,"
 	    "\"collapseTime\":1200,\"timeLim\":0,\"estTimes\":true,\"dueCounts\":true,"
 	    "\"curModel\":\"%lld\",\"nextPos\":%zu,\"sortType\":\"noteFld\",\"sortBackwards\":false,"
-	    "\"addToCur\":true}", (long long)c->did, (long long)c->did, (long long)S_models[0].id,
+	    "\"addToCur\":true}", (long long)c->did, (long long)c->did, (long long)cur->id,
 	    p->nnotes + 1);
 	if (sqlite3_prepare_v2(c->db, "insert into col values (1,?,?,?,11,0,0,0,?,?,?,?,'{}')",
 	    -1, &st, NULL) != SQLITE_OK)
@@ -432,15 +455,38 @@ S_insert_with_id(struct collection *c, sqlite3_stmt *st, int64_t id)
 	}
 }
 
-/* The ords of the cards a note of model m makes: one per template. */
+/*
+ * The ords of the cards a note of model m makes, ascending: a standard
+ * type one per template whose first field is not empty (as its req
+ * says: template k needs field k); a cloze type one per cloze number
+ * n in its first field, ord n - 1 (Anki makes the first card of a
+ * note without any, to show that it has none). Returns how many.
+ */
 static size_t
-S_card_ords(const struct anki_model *m, const struct anki_note *n, int *ords, size_t max)
+S_card_ords(const struct anki_model *m, const struct anki_note *n, int *ords)
 {
+	const char *p;
 	size_t i, k = 0;
+	char seen[ANKI_MAX_CARDS] = { 0 };
 
-	(void)n;
-	for (i = 0; i < m->ntmpls && k < max; i++)
-		ords[k++] = (int)i;
+	if (!m->cloze) {
+		for (i = 0; i < m->ntmpls; i++)
+			if (i == 0 || (n->fields[i] && *n->fields[i]))
+				ords[k++] = (int)i;
+		return k;
+	}
+	for (p = n->fields[0] ? n->fields[0] : ""; (p = strstr(p, "{{c")) != NULL; p += 3) {
+		char *end;
+		long num = strtol(p + 3, &end, 10);
+
+		if (end > p + 3 && strncmp(end, "::", 2) == 0 && num >= 1 && num <= ANKI_MAX_CARDS)
+			seen[num - 1] = 1;
+	}
+	for (i = 0; i < ANKI_MAX_CARDS; i++)
+		if (seen[i])
+			ords[k++] = (int)i;
+	if (k == 0)
+		ords[k++] = 0;
 	return k;
 }
 
@@ -451,7 +497,7 @@ S_note(struct collection *c, const struct anki_note *n, size_t pos)
 	struct buf flds;
 	char *guid = anki_guid(n->key), *sfld = NULL, *tags = NULL, *ckey;
 	int64_t nid;
-	int ords[16];
+	int ords[ANKI_MAX_CARDS];
 	size_t i, nords;
 	int rc = -1;
 
@@ -472,7 +518,7 @@ S_note(struct collection *c, const struct anki_note *n, size_t pos)
 	sqlite3_bind_int64(c->note, 8, anki_field_checksum(n->fields[0] ? n->fields[0] : ""));
 	if ((nid = S_insert_with_id(c, c->note, S_id(n->key, "note"))) == -1)
 		goto out;
-	nords = S_card_ords(m, n, ords, sizeof(ords) / sizeof(ords[0]));
+	nords = S_card_ords(m, n, ords);
 	for (i = 0; i < nords; i++) {
 		char ord[16];
 

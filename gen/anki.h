@@ -25,6 +25,8 @@
  */
 enum anki_kind {
 	ANKI_BASIC,                /* Front, Back: one card */
+	ANKI_BASIC_REVERSED,       /* Front, Back: a card each way */
+	ANKI_CLOZE,                /* Text with {{c1::...}}, Back Extra: a card per cloze number */
 	ANKI_NKINDS
 };
 
