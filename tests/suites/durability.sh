@@ -246,8 +246,8 @@ mkdir -p "$tmp/full"
 if mount -t tmpfs -o size=2m tmpfs "$tmp/full" 2>"$tmp/mount.err"; then
 	mounts="$tmp/full $mounts"
 	free_k() { df -k "$tmp/full" | awk 'NR == 2 { print $4 }'; }
-	# How much the pages alone take on this disk, and the PDFs.
-	"$Q" build --no-pdf -C "$tmp/small" -o "$tmp/full/probe" >/dev/null 2>&1
+	# How much the pages alone take on this disk (no PDFs, no exports), and the PDFs.
+	"$Q" build --no-pdf --no-export -C "$tmp/small" -o "$tmp/full/probe" >/dev/null 2>&1
 	html_k=$(du -sk "$tmp/full/probe" | cut -f1)
 	rm -rf "$tmp/full/probe"
 	"$Q" build -C "$tmp/small" -o "$tmp/full/out" >"$tmp/log" 2>&1 || fail "full disk: the first build does not fit: $(head -c 200 "$tmp/log")"
