@@ -55,18 +55,18 @@ static const char usage_build[] =
 "usage: quizdeck build [-C DIR] [-o OUT] [-j N] [-q] [--strict] [--no-pdf]\n"
 "                      [--no-export]\n"
 "\n"
-"Writes the static site, out/print/DECK.pdf for every deck and every\n"
-"export (`quizdeck export --help`) into out/export/. The build\n"
-"goes to a staging folder and replaces OUT only when all of it succeeded,\n"
-"then one line says what was written, in how long and where.\n"
+"Writes the static site, out/print/DECK.pdf for every deck and\n"
+"out/export/ (`quizdeck export --help`). The build goes to a staging\n"
+"folder and replaces OUT only when all of it succeeded, then one line\n"
+"says what was written, in how long and where.\n"
 "\n"
-"  -C DIR     the site's folder (default: .)\n"
-"  -o OUT     the output folder (default: DIR/out)\n"
-"  -j N       work on N threads (default: one per core); the output is\n"
-"             the same for any N\n"
-"  -q         no summary line (and no progress line)\n"
-"  --strict   warnings are errors\n"
-"  --no-pdf   skip the PDF flashcards\n"
+"  -C DIR       the site's folder (default: .)\n"
+"  -o OUT       the output folder (default: DIR/out)\n"
+"  -j N         work on N threads (default: one per core); the output is\n"
+"               the same for any N\n"
+"  -q           no summary line (and no progress line)\n"
+"  --strict     warnings are errors\n"
+"  --no-pdf     skip the PDF flashcards\n"
 "  --no-export  skip out/export/\n";
 
 static const char usage_check[] =
@@ -163,6 +163,8 @@ static const char usage_export_head[] =
 
 static const char usage_export_tail[] =
 "\n"
+"  -C DIR           the site's folder (default: .)\n"
+"  -o OUT           the output folder (default: DIR/out)\n"
 "  -j N             work on N threads (default: one per core)\n"
 "  -q               no summary line\n"
 "  --strict         warnings are errors\n";
