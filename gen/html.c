@@ -359,17 +359,18 @@ S_chars(const char *s)
 	return n;
 }
 
-enum page_kind { PAGE_HOME, PAGE_TEST, PAGE_DECK, PAGE_CHAPTER, PAGE_404 };
+enum page_kind { PAGE_HOME, PAGE_TEST, PAGE_DECK, PAGE_CHAPTER, PAGE_GUIDE, PAGE_404 };
 
+/* current: NULL, or aria-current's value ("page"; "true" for the item a page is part of). */
 static void
-S_nav_item(struct tvars *v, const char *url, const char *title, int current)
+S_nav_item(struct tvars *v, const char *url, const char *title, const char *current)
 {
 	struct tvars *it = tvars_item(v, "nav");
 
 	S_url_var(it, "url", url, NULL);
 	tvars_text(it, "title", title);
 	if (current)
-		tvars_text(it, "current", "page");
+		tvars_text(it, "current", current);
 }
 
 /*
@@ -414,7 +415,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
     const char *description, const void *current)
 {
 	static const char *const body_classes[] = {
-		"page-home", "page-test", "page-deck", "page-chapter", "page-404",
+		"page-home", "page-test", "page-deck", "page-chapter", "page-guide", "page-404",
 	};
 	const struct config *cfg = &h->site->cfg;
 	struct tvars *v = tvars_new();
@@ -455,15 +456,17 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		free(dir);
 	}
 	/* A lone test or deck is named for what it is; several, by their titles. */
-	S_nav_item(v, "index.html", "Home", kind == PAGE_HOME);
+	S_nav_item(v, "index.html", "Home", kind == PAGE_HOME ? "page" : NULL);
 	for (i = 0; i < h->site->ntests; i++)
 		S_nav_item(v, h->site->tests[i]->url, h->site->ntests == 1 ?
-		    "Practice test" : h->site->tests[i]->title, current == h->site->tests[i]);
+		    "Practice test" : h->site->tests[i]->title, current == h->site->tests[i] ? "page" : NULL);
 	for (i = 0; i < h->site->ndecks; i++)
 		S_nav_item(v, h->site->decks[i]->url, h->site->ndecks == 1 ?
-		    "Flashcards" : h->site->decks[i]->title, current == h->site->decks[i]);
+		    "Flashcards" : h->site->decks[i]->title, current == h->site->decks[i] ? "page" : NULL);
+	/* "Guide" opens the contents page; a chapter is a part of the guide, not its page. */
 	if (h->site->nchapters > 0)
-		S_nav_item(v, h->site->chapters[0]->url, "Guide", kind == PAGE_CHAPTER);
+		S_nav_item(v, OUTPUT_GUIDE_CONTENTS, "Guide",
+		    kind == PAGE_GUIDE ? "page" : kind == PAGE_CHAPTER ? "true" : NULL);
 	return v;
 }
 
@@ -1428,6 +1431,47 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	return rc;
 }
 
+/* ---- the guide's contents page ------------------------------------------ */
+
+/* Every chapter with its ## sections, in reading order; written when the guide has chapters. */
+static int
+S_guide(struct html *h)
+{
+	const struct site *site = h->site;
+	struct tvars *v;
+	size_t i, k;
+	char *s, num[NUMBER_LEN];
+	int rc;
+
+	if (site->nchapters == 0)
+		return 0;
+	v = S_common(h, PAGE_GUIDE, OUTPUT_GUIDE_CONTENTS, "Guide", NULL, NULL);
+	s = S_plural(site->nchapters, "chapter", "chapters");
+	tvars_text(v, "eyebrow", s);
+	free(s);
+	for (i = 0; i < site->nchapters; i++) {
+		const struct chapter *c = site->chapters[i];
+		struct tvars *it = tvars_item(v, "chapters");
+
+		S_url_var(it, "url", c->url, NULL);
+		tvars_text(it, "title", c->title);
+		tvars_text(it, "description", c->doc && c->doc->src ? c->doc->src->fm.description : NULL);
+		tvars_text(it, "number", S_number(num, i + 1));
+		for (k = 0; k < c->nsections; k++) {
+			struct tvars *sec;
+
+			if (c->sections[k]->level != 2)
+				continue;
+			sec = tvars_item(it, "sections");
+			S_url_var(sec, "url", c->url, c->sections[k]->id);
+			tvars_text(sec, "title", c->sections[k]->title);
+		}
+	}
+	rc = S_write_page(h, THEME_GUIDE, v, OUTPUT_GUIDE_CONTENTS);
+	tvars_free(v);
+	return rc;
+}
+
 /* ---- 404, assets, sitemap ---------------------------------------------- */
 
 static int
@@ -1649,7 +1693,7 @@ S_free_search(struct html *h)
 
 /* ---- the pages, in parallel ------------------------------------------- */
 
-/* Page `i` of the site: the home page, the tests, the decks, the chapters, 404.html. */
+/* Page `i` of the site: the home page, the tests, the decks, the chapters, the guide's contents, 404.html. */
 static int
 S_page(struct html *h, size_t i)
 {
@@ -1666,6 +1710,8 @@ S_page(struct html *h, size_t i)
 	i -= site->ndecks;
 	if (i < site->nchapters)
 		return S_chapter(h, site->chapters[i], i);
+	if (i == site->nchapters)
+		return S_guide(h);
 	return S_not_found(h);
 }
 
@@ -1855,7 +1901,7 @@ static int
 S_pages(struct html *h, int nthreads)
 {
 	const struct site *site = h->site;
-	size_t n = 2 + site->ntests + site->ndecks + site->nchapters, i, k;
+	size_t n = 3 + site->ntests + site->ndecks + site->nchapters, i, k;
 	struct page_batch pb;
 	int rc = 0;
 

@@ -10,14 +10,17 @@
 
 /*
  * An error for each output that would be written over another on a
- * disk that ignores case or normalises Unicode: the home, 404, sitemap and search index, every test, deck,
- * deck PDF and chapter page, and every asset links_resolve found (so it
+ * disk that ignores case or normalises Unicode: the home, 404, sitemap,
+ * search index and guide contents, every test, deck, deck PDF and
+ * chapter page, and every asset links_resolve found (so it
  * runs after that), each with the folders above it. Messages go in the
  * order of the name they are about, each naming the source that sorts
  * first.
  */
 /* The search index's file below out/ (search.h), a name the theme's pages load. */
 #define OUTPUT_SEARCH_INDEX "assets/search-index.js"
+/* The guide's contents page, written when the guide has a chapter. */
+#define OUTPUT_GUIDE_CONTENTS "guide/index.html"
 
 void outputs_check(const struct site *site, struct diag_list *dl);
 

@@ -60,7 +60,7 @@ theme_next_node(xmlNodePtr n, xmlNodePtr top)
 }
 
 static const char *const S_part_names[THEME_NPARTS] = {
-	"home", "test", "deck", "chapter", "404",
+	"home", "test", "deck", "chapter", "guide", "404",
 };
 
 enum tval_kind { TV_TEXT, TV_HTML, TV_LIST };
@@ -387,7 +387,8 @@ static const struct tname S_common_names[] = {
 	{ "page-title", NULL },
 	{ "description", NULL }, { "body-class", NULL }, { "page-home", NULL },
 	{ "page-test", NULL }, { "page-deck", NULL }, { "page-chapter", NULL },
-	{ "page-404", NULL }, { "interactive", NULL }, { "home", NULL }, { "author", NULL },
+	{ "page-guide", NULL }, { "page-404", NULL }, { "interactive", NULL }, { "home", NULL },
+	{ "author", NULL },
 	{ "canonical", NULL }, { "nav", S_nav_items },
 	{ "main", NULL },              /* page.html's slot for the part */
 	{ NULL, NULL },
@@ -444,15 +445,23 @@ static const struct tname S_chapter_names[] = {
 	{ "body", NULL }, { "prev-url", NULL }, { "prev-title", NULL }, { "next-url", NULL },
 	{ "next-title", NULL }, { "chapters", S_chapter_list_items }, { NULL, NULL },
 };
+static const struct tname S_guide_chapter_items[] = {
+	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "number", NULL },
+	{ "sections", S_section_items }, { NULL, NULL },
+};
+static const struct tname S_guide_names[] = {
+	{ "eyebrow", NULL }, { "lede", NULL }, { "chapters", S_guide_chapter_items }, { NULL, NULL },
+};
 static const struct tname S_not_found_names[] = {
 	{ NULL, NULL },
 };
 static const struct tname *const S_part_values[THEME_NPARTS] = {
-	S_home_names, S_test_names, S_deck_names, S_chapter_names, S_not_found_names,
+	S_home_names, S_test_names, S_deck_names, S_chapter_names, S_guide_names, S_not_found_names,
 };
 /* Who sets a part's own values, for messages. */
 static const char *const S_part_pages[THEME_NPARTS] = {
-	"the home page", "test pages", "deck pages", "chapter pages", "the 404 page",
+	"the home page", "test pages", "deck pages", "chapter pages", "the guide's contents page",
+	"the 404 page",
 };
 
 #define SCOPE_TABLES (THEME_NPARTS + 1)

@@ -54,8 +54,8 @@ function perScheme(name, fn) {
 	}
 }
 
-exports['axe: home, chapter and 404 pages, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
-	for (const rel of ['index.html', 'guide/clouds-and-rain/index.html', '404.html']) {
+exports['axe: home, guide contents, chapter and 404 pages, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+	for (const rel of ['index.html', 'guide/index.html', 'guide/clouds-and-rain/index.html', '404.html']) {
 		await page.goto(env.fileBase + rel);
 		report(`${rel} (${scheme})`, await axe(page));
 	}

@@ -435,7 +435,7 @@ S_check_nodes(void)
 static void
 S_check_load_errors(void)
 {
-	static const char *const parts[] = { "home", "test", "deck", "chapter" };
+	static const char *const parts[] = { "home", "test", "deck", "chapter", "guide" };
 	static const char frame[] = "<!DOCTYPE html>\n<html><head><title>t</title></head>"
 	    "<body><main data-qd-slot=\"main\"></main></body></html>";
 	static const char wrong[] = "<p data-qd-nope=\"x\">part</p>";
@@ -464,7 +464,7 @@ S_check_load_errors(void)
 	    "a theme found nowhere names where it was looked for");
 	diag_free(&dl);
 
-	/* A frame, four parts of five, one of them with a directive the renderer does not know. */
+	/* A frame, five parts of six, one of them with a directive the renderer does not know. */
 	path = xasprintf("%s/themes/t/templates/page.html", root);
 	file_write(path, frame, strlen(frame));
 	free(path);
@@ -496,7 +496,7 @@ S_check_load_errors(void)
 static char *
 S_load_diags(const char *frame, const char *part, const char *test)
 {
-	static const char *const names[] = { "home", "test", "deck", "chapter", "404" };
+	static const char *const names[] = { "home", "test", "deck", "chapter", "guide", "404" };
 	char root[] = "/tmp/quizdeck-theme-XXXXXX";
 	struct diag_list dl;
 	struct theme t;
@@ -510,7 +510,7 @@ S_load_diags(const char *frame, const char *part, const char *test)
 	path = xasprintf("%s/themes/t/templates/page.html", root);
 	file_write(path, frame, strlen(frame));
 	free(path);
-	for (k = 0; k < 5; k++) {
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		const char *text = k == 1 && test ? test : part;
 
 		path = xasprintf("%s/themes/t/templates/%s.html", root, names[k]);
