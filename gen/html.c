@@ -571,6 +571,7 @@ S_home(struct html *h)
 
 		S_url_var(it, "url", t->url, NULL);
 		tvars_text(it, "title", t->title);
+		tvars_text(it, "slug", t->slug);
 		tvars_text(it, "description", t->description);
 		s = S_counts(t);
 		tvars_text(it, "counts", s);
@@ -590,10 +591,12 @@ S_home(struct html *h)
 
 		S_url_var(it, "url", d->url, NULL);
 		tvars_text(it, "title", d->title);
+		tvars_text(it, "slug", d->slug);
 		tvars_text(it, "description", d->description);
 		s = S_plural(d->ncards, "card", "cards");
 		tvars_text(it, "count", s);
 		free(s);
+		tvars_text(it, "cards", S_number(num, d->ncards));
 		S_url_var(it, "pdf", d->pdf_url, NULL);
 	}
 	for (i = 0; i < site->nchapters; i++) {
@@ -752,8 +755,14 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 	render_out_nl(out);
 	if (!sample) {
 		render_out_open(out, "details", "answer");
+		/* Both wordings, the style sheet showing the one for the state: right without script too. */
 		render_out_open(out, "summary", NULL);
+		render_out_open(out, "span", "when-closed");
 		render_out_text(out, "Reveal answer");
+		render_out_close(out);
+		render_out_open(out, "span", "when-open");
+		render_out_text(out, "Hide answer");
+		render_out_close(out);
 		render_out_close(out);
 		render_out_nl(out);
 		render_out_open(out, "p", "answer-key");

@@ -398,11 +398,11 @@ static const struct tname S_home_topic_items[] = {
 };
 static const struct tname S_home_test_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "counts", NULL },
-	{ "topics", S_home_topic_items }, { NULL, NULL },
+	{ "topics", S_home_topic_items }, { "slug", NULL }, { NULL, NULL },
 };
 static const struct tname S_home_deck_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "count", NULL },
-	{ "pdf", NULL }, { NULL, NULL },
+	{ "pdf", NULL }, { "slug", NULL }, { "cards", NULL }, { NULL, NULL },
 };
 static const struct tname S_home_chapter_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "number", NULL },

@@ -137,6 +137,24 @@ perScheme('axe: test page at the end: the navigator, a flagged question, Finish 
 	report(`retry results (${scheme})`, await axe(page));
 });
 
+perScheme('axe: home page dashboard, empty, filled, and asking how to import', async (page, scheme, env) => {
+	await page.goto(env.fileBase + 'index.html');
+	await page.getByRole('region', { name: 'Your progress' }).waitFor();
+	report(`dashboard empty (${scheme})`, await axe(page));
+	/* A record as quiz.js writes it (the results with mastery are checked above, with the test page's states). */
+	await page.evaluate(() => localStorage.setItem('quizdeck:v2:' + document.body.getAttribute('data-site') + ':test:weather',
+		JSON.stringify({ attempts: [{ at: '2026-01-01T10:00:00.000Z', topic: 'clouds', mix: 'steady', count: 3, reveal: 'each',
+			retry: false, score: 1, total: 3 }], seen: {},
+		mastery: [{ topic: 'clouds', title: 'Clouds', right: 1, seen: 3, total: 3 }] })));
+	await page.reload();
+	await page.getByRole('link', { name: 'Practise this topic' }).waitFor();
+	report(`dashboard filled (${scheme})`, await axe(page));
+	await page.locator('#dashboard input[type="file"]').setInputFiles({ name: 'p.json', mimeType: 'application/json',
+		buffer: Buffer.from(JSON.stringify({ quizdeck: 'progress', version: 1, site: 'x', keys: {} })) });
+	await page.getByRole('alertdialog').waitFor();
+	report(`import asked (${scheme})`, await axe(page));
+});
+
 perScheme('axe: a guide page offering "Back to question N"', async (page, scheme, env) => {
 	await h.openTest(page, env.fileBase, '?count=2');
 	await h.startTest(page);

@@ -45,3 +45,334 @@ for (const [size, options] of SIZES) {
 		}
 	};
 }
+
+function dashboard(page) {
+	return page.getByRole('region', { name: 'Your progress' });
+}
+
+/* The dashboard's line for a label ("Practice test", "Weakest topic", "Flashcards"). */
+function dashLine(page, label) {
+	return dashboard(page).getByRole('listitem').filter({ hasText: label });
+}
+
+async function siteKeys(page) {
+	return page.evaluate(() => {
+		const prefix = 'quizdeck:v2:' + document.body.getAttribute('data-site') + ':';
+		const out = {};
+		for (let i = 0; i < localStorage.length; i++) {
+			const k = localStorage.key(i);
+			if (k.startsWith(prefix)) out[k.slice(prefix.length)] = JSON.parse(localStorage.getItem(k));
+		}
+		return out;
+	});
+}
+
+/* A 3-question test on clouds (its sample left out), every answer wrong: clouds is the weakest topic. */
+async function failClouds(page, base) {
+	await h.openTest(page, base, '?topic=clouds&count=3');
+	await h.startTest(page);
+	await h.runEach(page, [false, false, false]);
+}
+
+for (const [size, options] of SIZES) {
+	exports[`dashboard, ${size}: a first visit is welcomed; after a test it shows the score, the weakest topic and the cards due`] = async (env) => {
+		const { context, page } = await newPage(env, options);
+		try {
+			await page.goto(env.fileBase + 'index.html');
+			await dashboard(page).waitFor();
+			/* Before the introduction, after the page's title. */
+			const order = await page.evaluate(() => {
+				const d = document.getElementById('dashboard'), intro = document.querySelector('.intro');
+				return !!(d.compareDocumentPosition(intro) & Node.DOCUMENT_POSITION_FOLLOWING);
+			});
+			assert.ok(order, 'the dashboard comes before the introduction');
+			assert.match(await dashboard(page).textContent(), /Nothing yet/);
+			assert.equal(await dashboard(page).getByRole('listitem').count(), 0, 'nothing to list on a first visit');
+			assert.equal(await dashboard(page).getByRole('button', { name: 'Export progress' }).count(), 0, 'nothing to export');
+			await dashboard(page).getByRole('button', { name: 'Import progress…' }).waitFor();
+
+			await failClouds(page, env.fileBase);
+			await page.goto(env.fileBase + 'index.html');
+			await dashboard(page).waitFor();
+			assert.match(await dashLine(page, 'Practice test').textContent(), /last score 0 of 3 \(0%\)/);
+			const weakest = dashLine(page, 'Weakest topic');
+			assert.match(await weakest.textContent(), /Clouds: 0 of 3 questions last answered right/);
+			/* A deck never opened: the day's new cards are due (the fixture's 8, under the limit of 20). */
+			assert.match(await dashLine(page, 'Flashcards').textContent(), /8 cards due/);
+			const width = await page.evaluate(() => document.documentElement.scrollWidth);
+			assert.ok(width <= (options.viewport ? options.viewport.width : 1280), `the page is ${width} px wide`);
+			await weakest.getByRole('link', { name: 'Practise this topic' }).click();
+			await page.locator('#setup').waitFor({ state: 'visible' });
+			assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'clouds');
+			noProblems(context);
+		} finally {
+			await context.close();
+		}
+	};
+}
+
+exports['dashboard: cards due count the deck\'s record as cards.js does'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await page.goto(env.fileBase + 'cards/weather/index.html');
+		await page.locator('#viewer .flashcard-front').waitFor();
+		/* Two cards learnt today, due again in days: 8 - 2 new left, all under the limit. */
+		for (let i = 0; i < 2; i++) {
+			await page.getByRole('button', { name: 'Flip card' }).click();
+			await page.getByRole('button', { name: /^Easy / }).click();
+		}
+		await page.goto(env.fileBase + 'index.html');
+		await dashboard(page).waitFor();
+		assert.match(await dashLine(page, 'Flashcards').textContent(), /6 cards due/);
+		/* A limit of 3 new cards a day, 2 used today: 1 left. */
+		await page.evaluate(() => {
+			const k = 'quizdeck:v2:' + document.body.getAttribute('data-site') + ':settings';
+			const s = JSON.parse(localStorage.getItem(k) || '{}');
+			s.newCardsPerDay = 3;
+			localStorage.setItem(k, JSON.stringify(s));
+		});
+		await page.reload();
+		assert.match(await dashLine(page, 'Flashcards').textContent(), /1 card due/);
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['dashboard: absent without JavaScript, the page whole'] = async (env) => {
+	const { context, page } = await newPage(env, { javaScriptEnabled: false });
+	try {
+		await page.goto(env.fileBase + 'index.html');
+		assert.equal(await page.getByRole('heading', { name: 'Your progress' }).count(), 0);
+		await page.getByRole('heading', { level: 2, name: 'Practice tests' }).waitFor();
+		/* An answer's control says what it does with no script: Reveal, then Hide. */
+		await page.goto(env.fileBase + 'quiz/weather/index.html');
+		const first = page.locator('#questions details.answer').first();
+		assert.equal((await first.locator('summary').innerText()).trim(), 'Reveal answer');
+		await first.locator('summary').click();
+		assert.equal((await first.locator('summary').innerText()).trim(), 'Hide answer');
+		/* The description is there, folded under "About this test". */
+		await page.getByText('About this test').click();
+		assert.ok(await page.locator('#test-about .lede').isVisible(), 'the description opens');
+	} finally {
+		await context.close();
+	}
+};
+
+exports['export and import: a file of every key of the site; import asks, then replaces or merges; a wrong file is refused'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await failClouds(page, env.fileBase);
+		await page.goto(env.fileBase + 'index.html');
+		const before = await siteKeys(page);
+		const [download] = await Promise.all([
+			page.waitForEvent('download'),
+			dashboard(page).getByRole('button', { name: 'Export progress' }).click()
+		]);
+		assert.match(download.suggestedFilename(), /^progress-[0-9a-f]{16}-\d{4}-\d\d-\d\d\.json$/);
+		const file = JSON.parse(require('node:fs').readFileSync(await download.path(), 'utf8'));
+		assert.equal(file.quizdeck, 'progress');
+		assert.equal(file.version, 1);
+		assert.deepEqual(file.keys, before, 'the file holds every key of the site, as stored');
+		assert.ok(file.keys['test:weather'], 'the test\'s record is in it');
+		await dashboard(page).getByRole('status').filter({ hasText: 'Progress exported' }).waitFor();
+
+		/* Another browser: empty; the import asks first, and Cancel changes nothing. */
+		await page.evaluate(() => localStorage.clear());
+		await page.reload();
+		const input = page.locator('#dashboard input[type="file"]');
+		const payload = { name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) };
+		await input.setInputFiles(payload);
+		const ask = page.getByRole('alertdialog');
+		await ask.waitFor();
+		assert.match(await ask.textContent(), /progress on 1 test and 0 decks/);
+		await ask.getByRole('button', { name: 'Cancel' }).click();
+		assert.deepEqual(await siteKeys(page), {}, 'Cancel imports nothing');
+
+		await input.setInputFiles(payload);
+		await page.getByRole('alertdialog').getByRole('button', { name: 'Replace' }).click();
+		await dashboard(page).getByRole('status').filter({ hasText: 'Progress imported' }).waitFor();
+		assert.deepEqual(await siteKeys(page), before, 'Replace restores what was exported');
+		assert.match(await dashLine(page, 'Practice test').textContent(), /last score 0 of 3/);
+
+		/* Merge: a later attempt here and the file's are both kept. */
+		await failClouds(page, env.fileBase);
+		await page.goto(env.fileBase + 'index.html');
+		await input.setInputFiles(payload);
+		await page.getByRole('alertdialog').getByRole('button', { name: 'Merge' }).click();
+		await dashboard(page).getByRole('status').filter({ hasText: 'merged' }).waitFor();
+		const merged = await siteKeys(page);
+		assert.equal(merged['test:weather'].attempts.length, 2, 'both attempts kept, each once');
+
+		/* Not JSON, and JSON of something else: refused, nothing changed. */
+		await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+		await dashboard(page).getByRole('status').filter({ hasText: 'Not imported: notes.txt is not JSON.' }).waitFor();
+		await input.setInputFiles({ name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{"keys":{}}') });
+		await dashboard(page).getByRole('status').filter({ hasText: 'it is not a quizdeck progress export' }).waitFor();
+		assert.deepEqual(await siteKeys(page), merged);
+		assert.equal(await page.getByRole('alertdialog').count(), 0, 'no question for a refused file');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+for (const [size, options] of SIZES) {
+	exports[`test page, ${size}: it starts with the set-up; the description is folded below it`] = async (env) => {
+		const { context, page } = await newPage(env, options);
+		try {
+			await h.openTest(page, env.fileBase);
+			const setupTop = await page.getByRole('heading', { name: 'Set up your test' }).evaluate((e) => e.getBoundingClientRect().top);
+			const start = await page.getByRole('button', { name: 'Start the test' }).evaluate((e) => e.getBoundingClientRect().top);
+			assert.ok(setupTop < 450, `the set-up's heading is ${Math.round(setupTop)} px down`);
+			assert.ok(options.viewport || start < 900, `Start the test is ${Math.round(start)} px down at 1280`);
+			const about = page.locator('#test-about');
+			assert.equal(await about.evaluate((e) => e.open), false, 'the description is folded');
+			const after = await page.evaluate(() => !!(document.getElementById('setup').compareDocumentPosition(
+				document.getElementById('test-about')) & Node.DOCUMENT_POSITION_FOLLOWING));
+			assert.ok(after, 'the description comes after the set-up');
+			await h.startTest(page);
+			assert.ok(await about.isHidden(), 'hidden while a test runs');
+			noProblems(context);
+		} finally {
+			await context.close();
+		}
+	};
+}
+
+exports['test page: the tab\'s title says the question, then the result, then the page again'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?count=2');
+		const plain = await page.title();
+		await h.startTest(page);
+		await waitFor(async () => await page.title() === 'Question 1 of 2 · ' + plain, 'the title of question 1');
+		await h.choose(page, true);
+		await h.clickMain(page, /Next question/);
+		await h.clickMain(page);
+		await waitFor(async () => await page.title() === 'Question 2 of 2 · ' + plain, 'the title of question 2');
+		await page.goBack();
+		await waitFor(async () => await page.title() === 'Question 1 of 2 · ' + plain, 'Back: the title of question 1');
+		await page.goForward();
+		await h.choose(page, false);
+		await h.clickMain(page, /See your results/);
+		await h.clickMain(page);
+		await waitFor(async () => await page.title() === 'Result: 1 of 2 · ' + plain, 'the results\' title');
+		await page.getByRole('button', { name: 'New test' }).click();
+		await waitFor(async () => await page.title() === plain, 'the page\'s own title');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['mastery: per topic on the results and the history; "Practise this topic" starts a test on it'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await failClouds(page, env.fileBase);
+		const mastery = page.getByRole('region', { name: 'Mastery by topic' }).or(
+			page.locator('#runner section.mastery'));
+		await mastery.first().waitFor();
+		const clouds = page.locator('#runner .mastery-row').filter({ hasText: 'Clouds' });
+		assert.match(await clouds.textContent(), /0 of 3 \(0%\)/);
+		assert.equal(await page.locator('#runner .mastery-row').filter({ hasText: 'Wind' }).count(), 0, 'the results list the topics tried');
+		await page.getByRole('button', { name: 'New test' }).click();
+		assert.match(await page.locator('#history .mastery-row').filter({ hasText: 'Wind' }).textContent(), /not tried/);
+		assert.equal(await page.getByRole('button', { name: 'Practise this topic: Wind' }).count(), 0, 'an untried topic is not called weak');
+		const inHistory = page.locator('#history .mastery-row').filter({ hasText: 'Clouds' });
+		assert.match(await inHistory.textContent(), /0 of 3/);
+		await inHistory.getByRole('button', { name: 'Practise this topic: Clouds' }).click();
+		for (let i = 0; i < 3; i++) {
+			const q = await h.current(page);
+			assert.equal(q.topic, 'clouds', 'a practice of clouds asks about clouds');
+			await h.choose(page, true);
+			await h.clickMain(page);
+			await h.clickMain(page);
+		}
+		await page.locator('#runner .run-results').waitFor();
+		assert.match(await page.locator('#runner .mastery-row').filter({ hasText: 'Clouds' }).textContent(), /3 of 3 \(100%\)/);
+		assert.equal(await page.getByRole('button', { name: 'Practise this topic: Clouds' }).count(), 0, 'a mastered topic needs no practice');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['single-key shortcuts: the switch turns off 1-9 and "/", and is remembered'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?count=2');
+		const sw = page.getByRole('checkbox', { name: 'Single-key shortcuts' });
+		assert.equal(await sw.isChecked(), true, 'on at first');
+		await sw.uncheck();
+		await page.reload();
+		await page.locator('#setup').waitFor({ state: 'visible' });
+		assert.equal(await sw.isChecked(), false, 'remembered');
+		await h.startTest(page);
+		await page.locator('#runner h2.run-count').focus().catch(() => {});
+		await page.keyboard.press('1');
+		assert.equal(await page.locator('#runner input[name="answer"]:checked').count(), 0, '"1" chose nothing');
+		await page.locator('body').press('/');
+		const box = page.getByRole('combobox', { name: 'Search guide, questions and cards' });
+		assert.equal(await box.evaluate((e) => e === document.activeElement), false, '"/" did not take the focus');
+		/* The home page's switch is the same setting. */
+		await page.goto(env.fileBase + 'index.html');
+		const home = dashboard(page).getByRole('checkbox', { name: 'Single-key shortcuts' });
+		assert.equal(await home.isChecked(), false);
+		await home.check();
+		await page.evaluate(() => document.activeElement.blur());
+		await page.keyboard.press('/');
+		await waitFor(() => box.evaluate((e) => e === document.activeElement), 'the box to take the focus once on');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['unanswered and unfinished: neither changes "last answered right"'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await h.openTest(page, env.fileBase, '?count=2&reveal=end');
+		const key = await h.storeKey(page);
+		await h.startTest(page);
+		await h.choose(page, true);
+		await h.clickMain(page);
+		await page.getByRole('button', { name: 'Finish the test' }).click();
+		await page.getByRole('button', { name: 'Finish anyway' }).click();
+		await page.locator('#runner .run-results').waitFor();
+		let seen = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)).seen, key);
+		assert.equal(Object.keys(seen).length, 1, 'only the answered question is recorded: ' + JSON.stringify(seen));
+		/* A test left after one answer: its answer is not recorded either. */
+		await page.getByRole('button', { name: 'New test' }).click();
+		await h.startTest(page);
+		await h.choose(page, false);
+		await page.getByRole('button', { name: 'Leave the test' }).click();
+		await page.getByRole('button', { name: 'Yes, leave the test' }).click();
+		await page.locator('#history .history-left').waitFor();
+		const after = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)).seen, key);
+		assert.deepEqual(after, seen, 'the left test changed nothing');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+exports['forced colours: the results\' bars keep their fill'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await page.emulateMedia({ forcedColors: 'active' });
+		await h.openTest(page, env.fileBase, '?topic=clouds&count=3');
+		await h.startTest(page);
+		await h.runEach(page, [true, true, false]);
+		const fill = await page.locator('#runner .chart-fill').first().evaluate((e) => {
+			const f = getComputedStyle(e), bar = getComputedStyle(e.parentNode);
+			return { fill: f.backgroundColor, bar: bar.backgroundColor, width: e.getBoundingClientRect().width };
+		});
+		assert.ok(fill.width > 0, 'the fill has a width');
+		assert.notEqual(fill.fill, fill.bar, 'the fill differs from its bar: ' + JSON.stringify(fill));
+		assert.notEqual(fill.fill, 'rgba(0, 0, 0, 0)', 'the fill is painted');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};

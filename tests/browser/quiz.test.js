@@ -580,10 +580,12 @@ exports['practice test: the hint waits behind "Show hint"; an opened answer says
 
 		await page.getByRole('button', { name: 'New test' }).click();
 		const first = page.locator('#questions details.answer').first();
+		/* What is shown (innerText leaves out the wording hidden for the state). */
+		const said = async () => (await first.locator('summary').innerText()).trim();
 		await first.getByText('Reveal answer').click();
-		await waitText(first.locator('summary'), /^Hide answer$/, 'the open answer\'s control');
+		await waitFor(async () => await said() === 'Hide answer', 'the open answer\'s control to say "Hide answer"');
 		await first.locator('summary').click();
-		await waitText(first.locator('summary'), /^Reveal answer$/, 'the closed answer\'s control');
+		await waitFor(async () => await said() === 'Reveal answer', 'the closed answer\'s control to say "Reveal answer"');
 		noProblems(context);
 	} finally {
 		await context.close();

@@ -19,12 +19,17 @@
  *   { attempts: [{ at, topic, mix, count, reveal, retry, score, total,
  *                  left?, answered? }],
  *     seen: { <question id>: { fp, right } },
+ *     mastery?: [{ topic, title, right, seen, total }],
  *     current?: { at, setup, retry, index,
  *                 items: [{ id, fp, order, chosen, checked, flagged }] } }
  * attempts are oldest first; one with left: true was left unfinished,
  * score counting its answered questions. seen holds each question's last
  * result and counts only while fp equals the question's
- * data-fingerprint, so a question whose text changed starts afresh.
+ * data-fingerprint, so a question whose text changed starts afresh; an
+ * unanswered question of a finished test is not written there. mastery
+ * is per topic, of the questions a test on it draws: how many were last
+ * answered right and how many answered at all, written at each finish
+ * for the home page's dashboard (site.js).
  * current is the test in progress, saved at every step; its questions
  * that are gone or changed are dropped when it resumes. Progress saved
  * under v1's key ("quizdeck:v1:test:<slug>") moves to v2's once.
@@ -36,6 +41,12 @@
  * is removed when the test ends or is left. Storage
  * that is disabled, full or corrupt is treated as empty: the test still
  * runs.
+ *
+ * The keys 1 to 9 pick an option unless the learner turned single-key
+ * shortcuts off (WCAG 2.1.4): { singleKeys: false } in
+ * localStorage["quizdeck:v2:<site>:settings"], shared with cards.js and
+ * search.js, and set by the switch under the set-up form. The tab's
+ * <title> says where the test is ("Question 4 of 10 · ...", "Result: ...").
  */
 (function () {
 	'use strict';
@@ -147,6 +158,7 @@
 		}
 		if (data.current && typeof data.current === 'object' && Array.isArray(data.current.items))
 			state.current = data.current;
+		if (Array.isArray(data.mastery)) state.mastery = data.mastery;
 		return state;
 	}
 
@@ -284,13 +296,14 @@
 		this.setup = document.getElementById('setup');
 		this.runner = document.getElementById('runner');
 		this.historyEl = document.getElementById('history');
-		this.hideWhileRunning = ['setup', 'samples', 'questions', 'go-deeper']
+		this.hideWhileRunning = ['setup', 'test-about', 'samples', 'questions', 'go-deeper']
 			.map(function (id) { return document.getElementById(id); })
 			.filter(Boolean);
 		this.slug = form.getAttribute('data-test') || 'test';
 		var site = document.body.getAttribute('data-site') || '';
 		this.key = 'quizdeck:v2:' + site + ':test:' + this.slug;
 		this.returnKey = 'quizdeck:v2:' + site + ':return';
+		this.settingsKey = 'quizdeck:v2:' + site + ':settings';
 		migrateState(STORE_V1 + this.slug, this.key);
 		this.passMark = parseFloat(form.getAttribute('data-pass-mark'));
 		if (!(this.passMark >= 0 && this.passMark <= 1)) this.passMark = 0.7;
@@ -316,6 +329,8 @@
 		this.estimate = document.getElementById('setup-estimate');
 		this.run = null;
 		this.parked = null;
+		this.pageTitle = document.title;
+		this.keysSwitch();
 		this.restoreSetup();
 		this.updateSetup(false);
 		this.renderHistory();
@@ -760,6 +775,7 @@
 
 		var head = el('div', 'run-head');
 		var count = el('h2', 'run-count', 'Question ' + (run.index + 1) + ' of ' + run.items.length);
+		this.setTitle(count.textContent);
 		count.tabIndex = -1;
 		head.appendChild(count);
 		var meta = el('p', 'run-meta');
@@ -1164,7 +1180,7 @@
 		if (tag === 'TEXTAREA' || tag === 'SELECT' ||
 		    (tag === 'INPUT' && t.type !== 'radio' && t.type !== 'checkbox'))
 			return;
-		if (/^[1-9]$/.test(e.key)) {
+		if (/^[1-9]$/.test(e.key) && singleKeys(this.settingsKey)) {
 			e.preventDefault();
 			this.pick(parseInt(e.key, 10) - 1);
 		} else if (e.key === 'Enter') {
@@ -1209,13 +1225,14 @@
 		state.current = null;
 		pushAttempt(state, run, score, null);
 		run.items.forEach(function (item) {
-			state.seen[item.q.id] = { fp: item.q.fp, right: item.right };
+			if (item.chosen.length) state.seen[item.q.id] = { fp: item.q.fp, right: item.right };
 		});
 		/* Forget questions that are gone or changed. */
 		var byId = this.byId;
 		Object.keys(state.seen).forEach(function (id) {
 			if (!byId[id] || byId[id].fp !== state.seen[id].fp) delete state.seen[id];
 		});
+		state.mastery = this.mastery(state);
 		saveState(this.key, state);
 		this.showResults();
 		this.announce('Test finished: ' + score + ' of ' + run.items.length + ' right.');
@@ -1273,6 +1290,7 @@
 			return item.q.topicTitle || item.q.topic || 'Questions';
 		}));
 		box.appendChild(this.chart('By difficulty', run.items, function (item) { return item.q.level; }));
+		box.appendChild(this.masteryBox(loadState(this.key), run.reveal, true));
 
 		var deeper = this.deeper(missed);
 		if (deeper) box.appendChild(deeper);
@@ -1281,6 +1299,7 @@
 		this.stage.appendChild(box);
 		title.focus();
 		this.scrollToRunner();
+		this.setTitle('Result: ' + score + ' of ' + total);
 		if (!fromHistory) step({ quiz: 'results' }, false);
 	};
 
@@ -1418,6 +1437,7 @@
 		this.hideWhileRunning.forEach(function (node) { node.hidden = false; });
 		this.renderHistory();
 		this.renderResume();
+		this.setTitle(null);
 		if (!fromHistory) step({ quiz: 'setup' }, false);
 		var title = document.getElementById('setup-title');
 		if (title) {
@@ -1483,6 +1503,7 @@
 		});
 		box.appendChild(el('p', 'history-known', 'Last answered right: ' + rightOnce + ' of ' +
 			this.bank.length + ' questions. New tests draw the others first.'));
+		box.appendChild(this.masteryBox(state, null, false));
 
 		var reset = el('button', 'button quiet history-reset', 'Clear my history');
 		reset.type = 'button';
@@ -1498,6 +1519,118 @@
 		box.hidden = false;
 	};
 
+	/* ---- mastery per topic, the tab's title, the single-key switch ---- */
+
+	/* Per topic, in the bank's order, of the questions a test on it draws. */
+	QuizPage.prototype.mastery = function (state) {
+		var self = this, list = [], done = {};
+		this.bank.forEach(function (q) {
+			if (!q.topic || done[q.topic]) return;
+			done[q.topic] = true;
+			var m = { topic: q.topic, title: q.topicTitle || q.topic, right: 0, seen: 0, total: 0 };
+			self.pool(q.topic).forEach(function (p) {
+				var s = state.seen[p.id];
+				m.total++;
+				if (!s || s.fp !== p.fp) return;
+				m.seen++;
+				if (s.right) m.right++;
+			});
+			list.push(m);
+		});
+		return list;
+	};
+
+	/* "Mastery by topic": each topic's share last answered right (tried:
+	 * only the topics answered at least once); a topic tried and under the
+	 * pass mark offers a test on it (reveal: the one just taken's, or the form's). */
+	QuizPage.prototype.masteryBox = function (state, reveal, tried) {
+		var self = this;
+		var section = el('section', 'results-chart mastery');
+		section.appendChild(el('h3', null, 'Mastery by topic'));
+		section.appendChild(el('p', 'mastery-note', 'Questions last answered right, over all your tests.'));
+		var list = el('ul', 'chart');
+		this.mastery(state).forEach(function (m) {
+			if (tried && !m.seen) return;
+			var li = el('li', 'chart-row mastery-row');
+			li.appendChild(el('span', 'chart-label', m.title));
+			var bar = el('span', 'chart-bar');
+			bar.setAttribute('aria-hidden', 'true');
+			var fill = el('span', 'chart-fill');
+			fill.style.width = percent(m.right, m.total) + '%';
+			bar.appendChild(fill);
+			li.appendChild(bar);
+			li.appendChild(el('span', 'chart-value', m.right + ' of ' + m.total +
+				(m.seen ? ' (' + percent(m.right, m.total) + '%)' : ' · not tried')));
+			if (m.seen && m.right / m.total < self.passMark - 1e-9) {
+				var go = el('button', 'button quiet mastery-practise', 'Practise this topic');
+				go.type = 'button';
+				go.setAttribute('aria-label', 'Practise this topic: ' + m.title);
+				go.addEventListener('click', function () { self.practise(m.topic, reveal); });
+				li.appendChild(go);
+			}
+			list.appendChild(li);
+		});
+		section.appendChild(list);
+		return section;
+	};
+
+	/* A new test on one topic, of the usual length, as if set up by hand. */
+	QuizPage.prototype.practise = function (topic, reveal) {
+		if (this.topicSelect) this.topicSelect.value = topic;
+		if (this.countInput) this.countInput.value = String(this.defaultCount);
+		if (reveal) this.setRadio('reveal', reveal);
+		this.updateSetup(false);
+		var s = this.readSetup();
+		this.writeUrl(s);
+		this.start(s, null);
+	};
+
+	/* The tab says where the test is; null: the page's own title. */
+	QuizPage.prototype.setTitle = function (what) {
+		document.title = what ? what + ' · ' + this.pageTitle : this.pageTitle;
+	};
+
+	function readSettings(key) {
+		try {
+			var s = JSON.parse(window.localStorage.getItem(key) || 'null');
+			return s && typeof s === 'object' && !Array.isArray(s) ? s : {};
+		} catch (e) {
+			return {};
+		}
+	}
+
+	var keysChosen = null;        /* the switch's state on this page, should storage fail */
+
+	function singleKeys(key) {
+		if (keysChosen !== null) return keysChosen;
+		return readSettings(key).singleKeys !== false;
+	}
+
+	/* "Single-key shortcuts" under the set-up form: the setting is merged into the shared object. */
+	QuizPage.prototype.keysSwitch = function () {
+		var key = this.settingsKey;
+		var p = el('p', 'keys-switch');
+		var label = el('label');
+		var box = el('input');
+		box.type = 'checkbox';
+		box.checked = singleKeys(key);
+		label.appendChild(box);
+		label.appendChild(document.createTextNode(' Single-key shortcuts'));
+		p.appendChild(label);
+		p.appendChild(el('span', 'keys-switch-note', ' (1 to 9 choose an option; / searches)'));
+		box.addEventListener('change', function () {
+			keysChosen = box.checked;
+			var s = readSettings(key);
+			s.singleKeys = box.checked;
+			try {
+				window.localStorage.setItem(key, JSON.stringify(s));
+			} catch (e) {
+				/* not remembered: it holds for this page */
+			}
+		});
+		this.form.parentNode.insertBefore(p, this.form.nextSibling);
+	};
+
 	function formatDate(iso) {
 		var d = new Date(iso);
 		if (isNaN(d.getTime())) return iso;
@@ -1510,21 +1643,7 @@
 		}
 	}
 
-	/* The bank's "Reveal answer" says "Hide answer" while the answer is open. */
-	function labelAnswers(root) {
-		var all = root ? root.querySelectorAll('details.answer') : [];
-		Array.prototype.forEach.call(all, function (details) {
-			var summary = details.querySelector('summary');
-			if (!summary) return;
-			var closed = summary.textContent;
-			details.addEventListener('toggle', function () {
-				summary.textContent = details.open ? 'Hide answer' : closed;
-			});
-		});
-	}
-
 	function init() {
-		labelAnswers(document.getElementById('questions'));
 		var form = document.getElementById('quiz-form');
 		if (!form || !document.getElementById('setup') || !document.getElementById('runner') ||
 		    !document.getElementById('questions'))

@@ -9,6 +9,8 @@
  * combobox with a listbox: "/" (outside a field) focuses it, the arrow
  * keys move through the results, Enter opens the chosen one (the first
  * if none is chosen), Escape closes the list and then empties the box.
+ * "/" does nothing once the learner turned single-key shortcuts off
+ * ({ singleKeys: false } in localStorage["quizdeck:v2:<site>:settings"]).
  */
 (function () {
 	"use strict";
@@ -21,6 +23,17 @@
 
 	function fold(s) {
 		return String(s || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+	}
+
+	/* Read at each key press: the switch may be turned on another page, or this one. */
+	function singleKeys() {
+		try {
+			var site = document.body.getAttribute("data-site") || "";
+			var s = JSON.parse(window.localStorage.getItem("quizdeck:v2:" + site + ":settings") || "null");
+			return !(s && s.singleKeys === false);
+		} catch (e) {
+			return true;
+		}
 	}
 
 	function where(e) {
@@ -72,13 +85,14 @@
 			if (li) self.go(Number(li.getAttribute("data-index")));
 		});
 		document.addEventListener("keydown", function (e) {
-			if (e.key !== "/" || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+			if (e.key !== "/" || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented || !singleKeys()) return;
 			var t = e.target, tag = t && t.tagName;
 			if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
 			e.preventDefault();
 			input.focus();
 			input.select();
 		});
+		if (!singleKeys()) input.placeholder = "Search";
 		box.hidden = false;
 	}
 

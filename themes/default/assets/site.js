@@ -1,6 +1,15 @@
 /*
  * site.js: on every page. Marks the page as scripted, so CSS can tell.
  *
+ * On the home page it fills #dashboard (hidden in the page, so a reader
+ * without script meets nothing) from what quiz.js and cards.js keep in
+ * localStorage under "quizdeck:v2:<site>:" (their headers describe the
+ * records): the last score of each test, the weakest topic, the cards
+ * due in each deck, and a first visit's welcome. It also exports every
+ * such key to a file and imports one back, merged or replacing, after
+ * asking; and holds the single-key shortcuts switch, the settings
+ * record's singleKeys, shared with the other scripts.
+ *
  * On a guide page opened from a question of a test in progress (quiz.js
  * leaves sessionStorage["quizdeck:v2:<site>:return"] for this tab), it
  * offers "Back to question N" at the top of the page: a link to the test
@@ -37,6 +46,426 @@
 		main.insertBefore(p, main.firstChild);
 	}
 
-	if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", offerReturn);
-	else offerReturn();
+	function ready() {
+		offerReturn();
+		var dash = document.getElementById("dashboard");
+		if (dash && document.body.classList.contains("page-home")) new Dashboard(dash);
+	}
+
+	/* ---- storage: every access guarded ---- */
+
+	function readKey(key) {
+		try {
+			var raw = window.localStorage.getItem(key);
+			return raw ? JSON.parse(raw) : null;
+		} catch (e) {
+			return null;
+		}
+	}
+
+	function writeKey(key, value) {
+		try {
+			if (value === null) window.localStorage.removeItem(key);
+			else window.localStorage.setItem(key, JSON.stringify(value));
+			return true;
+		} catch (e) {
+			return false;
+		}
+	}
+
+	/* Every key of this site's, without its prefix ("test:x", "deck:y", "settings"), sorted. */
+	function siteKeys(prefix) {
+		var out = [];
+		try {
+			for (var i = 0; i < window.localStorage.length; i++) {
+				var k = window.localStorage.key(i);
+				if (k && k.indexOf(prefix) === 0) out.push(k.slice(prefix.length));
+			}
+		} catch (e) {
+			return [];
+		}
+		return out.sort();
+	}
+
+	function isObject(x) {
+		return x !== null && typeof x === "object" && !Array.isArray(x);
+	}
+
+	function el(tag, className, text) {
+		var node = document.createElement(tag);
+		if (className) node.className = className;
+		if (text !== undefined && text !== null) node.textContent = text;
+		return node;
+	}
+
+	function button(text, className, onClick) {
+		var b = el("button", "button" + (className ? " " + className : ""), text);
+		b.type = "button";
+		b.addEventListener("click", onClick);
+		return b;
+	}
+
+	function percent(part, whole) {
+		return whole ? Math.round(100 * part / whole) : 0;
+	}
+
+	function plural(n, one, many) {
+		return n + " " + (n === 1 ? one : many);
+	}
+
+	/* ---- what the records say ---- */
+
+	var DAY = 86400000;
+	var LEARN_AHEAD = 20 * 60000;   /* cards.js: a learning card this close to due is shown now */
+	var NEW_CARDS_PER_DAY = 20;     /* cards.js's default */
+
+	function dayNumber(ms) {
+		var d = new Date(ms);
+		return Math.round(Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()) / DAY);
+	}
+
+	function today(now) {
+		var d = new Date(now);
+		return d.getFullYear() + "-" + ("0" + (d.getMonth() + 1)).slice(-2) + "-" + ("0" + d.getDate()).slice(-2);
+	}
+
+	/* The last finished attempt of a test's record, or null. */
+	function lastScore(rec) {
+		if (!isObject(rec) || !Array.isArray(rec.attempts)) return null;
+		for (var i = rec.attempts.length - 1; i >= 0; i--) {
+			var a = rec.attempts[i];
+			if (isObject(a) && a.left !== true && typeof a.score === "number" && typeof a.total === "number" &&
+			    a.total > 0 && a.score >= 0 && a.score <= a.total)
+				return a;
+		}
+		return null;
+	}
+
+	/*
+	 * The cards a session of "cards due" would hold, as cards.js counts
+	 * them: review cards due by today, learning cards due within
+	 * LEARN_AHEAD, and new cards up to what is left of the day's limit.
+	 * The home page knows a deck's size, not its cards' fingerprints, so a
+	 * record of a card since changed counts as studied here.
+	 */
+	function cardsDue(rec, ncards, perDay, now) {
+		var known = 0, due = 0, newToday = 0;
+		if (isObject(rec) && isObject(rec.cards)) {
+			Object.keys(rec.cards).forEach(function (id) {
+				var c = rec.cards[id];
+				if (!isObject(c) || (c.state !== 1 && c.state !== 2 && c.state !== 3) || typeof c.due !== "number") return;
+				known++;
+				if (c.state === 2 ? dayNumber(c.due) <= dayNumber(now) : c.due <= now + LEARN_AHEAD) due++;
+			});
+			if (rec.day === today(now) && typeof rec.newToday === "number") newToday = rec.newToday;
+		}
+		return due + Math.min(Math.max(0, perDay - newToday), Math.max(0, ncards - known));
+	}
+
+	/* ---- the home page's dashboard ---- */
+
+	function Dashboard(root) {
+		this.root = root;
+		this.site = document.body.getAttribute("data-site") || "";
+		this.prefix = "quizdeck:v2:" + this.site + ":";
+		this.settingsKey = this.prefix + "settings";
+		this.render();
+		root.hidden = false;
+	}
+
+	Dashboard.prototype.entries = function (attr) {
+		var out = [];
+		var items = document.querySelectorAll("main li.entry[" + attr + "]");
+		for (var i = 0; i < items.length; i++) {
+			var a = items[i].querySelector(".entry-title a");
+			if (!a) continue;
+			out.push({ slug: items[i].getAttribute(attr), title: a.textContent.trim(), url: a.getAttribute("href"),
+				cards: parseInt(items[i].getAttribute("data-cards"), 10) || 0 });
+		}
+		return out;
+	};
+
+	Dashboard.prototype.render = function () {
+		var root = this.root;
+		var title = document.getElementById("dashboard-title");
+		while (root.lastChild && root.lastChild !== title) root.removeChild(root.lastChild);
+		var tests = this.entries("data-test"), decks = this.entries("data-deck");
+		var keys = siteKeys(this.prefix).filter(function (k) { return k !== "settings"; });
+		if (!keys.length) {
+			root.appendChild(el("p", "dashboard-empty", "Nothing yet: your last scores, your weakest topic " +
+				"and the cards due will show here once you take a test or study the cards. " +
+				"Progress stays in this browser; import it here from another."));
+		} else {
+			var list = el("ul", "dashboard-list");
+			this.testLines(tests, list);
+			this.weakest(tests, list);
+			this.deckLines(decks, list);
+			root.appendChild(list);
+		}
+		this.tools(keys.length > 0);
+	};
+
+	Dashboard.prototype.line = function (list, label, text, link, linkText) {
+		var li = el("li", "dashboard-item");
+		li.appendChild(el("span", "dashboard-label", label));
+		li.appendChild(el("span", "dashboard-value", text));
+		if (link) {
+			var a = el("a", "dashboard-link", linkText);
+			a.href = link;
+			li.appendChild(a);
+		}
+		list.appendChild(li);
+	};
+
+	Dashboard.prototype.testLines = function (tests, list) {
+		var self = this;
+		tests.forEach(function (t) {
+			var a = lastScore(readKey(self.prefix + "test:" + t.slug));
+			var label = tests.length === 1 ? "Practice test" : t.title;
+			if (!a) {
+				self.line(list, label, "not taken yet", t.url, "Take the test");
+				return;
+			}
+			self.line(list, label, "last score " + a.score + " of " + a.total + " (" + percent(a.score, a.total) + "%)" +
+				(a.retry === true ? ", a retry of missed questions" : ""), t.url, "Take another");
+		});
+	};
+
+	/* The topic with the lowest share last answered right, among those tried, over every test. */
+	Dashboard.prototype.weakest = function (tests, list) {
+		var self = this, worst = null;
+		tests.forEach(function (t) {
+			var rec = readKey(self.prefix + "test:" + t.slug);
+			if (!isObject(rec) || !Array.isArray(rec.mastery)) return;
+			rec.mastery.forEach(function (m) {
+				if (!isObject(m) || typeof m.topic !== "string" || typeof m.title !== "string" || !(m.total > 0) ||
+				    !(m.seen > 0) || !(m.right >= 0))
+					return;
+				var share = m.right / m.total;
+				if (!worst || share < worst.share) worst = { share: share, m: m, test: t };
+			});
+		});
+		if (!worst || worst.share >= 1) return;
+		var where = tests.length === 1 ? "" : " (" + worst.test.title + ")";
+		this.line(list, "Weakest topic", worst.m.title + where + ": " + worst.m.right + " of " +
+			plural(worst.m.total, "question", "questions") + " last answered right",
+			worst.test.url + "?topic=" + encodeURIComponent(worst.m.topic), "Practise this topic");
+	};
+
+	Dashboard.prototype.deckLines = function (decks, list) {
+		var self = this, now = Date.now();
+		var settings = readKey(this.settingsKey);
+		var perDay = isObject(settings) && typeof settings.newCardsPerDay === "number" && settings.newCardsPerDay >= 0 ?
+			Math.floor(settings.newCardsPerDay) : NEW_CARDS_PER_DAY;
+		decks.forEach(function (d) {
+			var n = cardsDue(readKey(self.prefix + "deck:" + d.slug), d.cards, perDay, now);
+			self.line(list, decks.length === 1 ? "Flashcards" : d.title,
+				n ? plural(n, "card", "cards") + " due" : "no cards due today", d.url, n ? "Study them" : "Open the deck");
+		});
+	};
+
+	/* ---- export, import, the single-key switch ---- */
+
+	Dashboard.prototype.tools = function (any) {
+		var self = this;
+		var box = el("div", "dashboard-tools");
+		if (any) box.appendChild(button("Export progress", "quiet", function () { self.exportFile(); }));
+		var file = el("input", "visually-hidden");
+		file.type = "file";
+		file.accept = ".json,application/json";
+		file.tabIndex = -1;
+		file.setAttribute("aria-hidden", "true");
+		file.addEventListener("change", function () {
+			if (file.files && file.files[0]) self.readFile(file.files[0]);
+			file.value = "";
+		});
+		box.appendChild(button("Import progress…", "quiet", function () { file.click(); }));
+		box.appendChild(file);
+
+		var label = el("label", "keys-switch");
+		var check = el("input");
+		check.type = "checkbox";
+		var s = readKey(this.settingsKey);
+		check.checked = !(isObject(s) && s.singleKeys === false);
+		check.addEventListener("change", function () {
+			var cur = readKey(self.settingsKey);
+			if (!isObject(cur)) cur = {};
+			cur.singleKeys = check.checked;
+			writeKey(self.settingsKey, cur);
+		});
+		label.appendChild(check);
+		label.appendChild(document.createTextNode(" Single-key shortcuts"));
+		box.appendChild(label);
+		this.root.appendChild(box);
+		this.message = el("p", "dashboard-message");
+		this.message.setAttribute("role", "status");
+		this.root.appendChild(this.message);
+	};
+
+	Dashboard.prototype.exportFile = function () {
+		var self = this, keys = {};
+		siteKeys(this.prefix).forEach(function (k) {
+			var v = readKey(self.prefix + k);
+			if (v !== null) keys[k] = v;
+		});
+		var now = new Date();
+		var data = { quizdeck: "progress", version: 1, site: this.site,
+			title: (document.querySelector(".site-title") || {}).textContent || "", exported: now.toISOString(), keys: keys };
+		var blob = new Blob([JSON.stringify(data, null, 1) + "\n"], { type: "application/json" });
+		var a = el("a");
+		a.href = URL.createObjectURL(blob);
+		a.download = "progress-" + (this.site || "site").replace(/[^A-Za-z0-9_-]+/g, "-") + "-" +
+			now.toISOString().slice(0, 10) + ".json";
+		document.body.appendChild(a);
+		a.click();
+		document.body.removeChild(a);
+		window.setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+		this.say("Progress exported: " + a.download + ".");
+	};
+
+	Dashboard.prototype.say = function (text) {
+		this.message.textContent = text;
+	};
+
+	/* What is wrong with an export's data, or "". */
+	function exportProblem(data) {
+		if (!isObject(data) || data.quizdeck !== "progress") return "it is not a quizdeck progress export";
+		if (data.version !== 1) return "it is of a version this site does not read (" + String(data.version) + ")";
+		if (!isObject(data.keys)) return "it holds no progress";
+		var names = Object.keys(data.keys);
+		for (var i = 0; i < names.length; i++) {
+			if (!/^(test|deck):[^\s]+$|^settings$/.test(names[i])) return "it holds an unknown record, \"" + names[i] + "\"";
+			if (!isObject(data.keys[names[i]])) return "its record \"" + names[i] + "\" is not an object";
+		}
+		return "";
+	}
+
+	Dashboard.prototype.readFile = function (file) {
+		var self = this;
+		if (file.size > 8 * 1024 * 1024) {
+			this.say("Not imported: " + file.name + " is too large to be a progress export.");
+			return;
+		}
+		var reader = new FileReader();
+		reader.onload = function () {
+			var data;
+			try {
+				data = JSON.parse(String(reader.result));
+			} catch (e) {
+				self.say("Not imported: " + file.name + " is not JSON.");
+				return;
+			}
+			var why = exportProblem(data);
+			if (why) self.say("Not imported: " + file.name + ": " + why + ".");
+			else self.ask(data, file.name);
+		};
+		reader.onerror = function () { self.say("Not imported: " + file.name + " could not be read."); };
+		reader.readAsText(file);
+	};
+
+	/* Asks how to import: merge, replace or not at all. */
+	Dashboard.prototype.ask = function (data, name) {
+		var self = this;
+		var old = document.getElementById("dashboard-confirm");
+		if (old) old.parentNode.removeChild(old);
+		var names = Object.keys(data.keys);
+		var tests = names.filter(function (k) { return k.indexOf("test:") === 0; }).length;
+		var decks = names.filter(function (k) { return k.indexOf("deck:") === 0; }).length;
+		var box = el("div", "dashboard-confirm");
+		box.id = "dashboard-confirm";
+		box.setAttribute("role", "alertdialog");
+		box.setAttribute("aria-labelledby", "dashboard-confirm-text");
+		var text = el("p", null, "Import " + name + "? It holds progress on " + plural(tests, "test", "tests") +
+			" and " + plural(decks, "deck", "decks") +
+			(typeof data.exported === "string" ? ", exported " + data.exported.slice(0, 10) : "") +
+			(data.site !== this.site ? ", from another site or an older copy of this one" : "") +
+			". Merge it with the progress in this browser, or replace that progress with it?");
+		text.id = "dashboard-confirm-text";
+		box.appendChild(text);
+		var actions = el("div", "dashboard-actions");
+		function done(how) {
+			box.parentNode.removeChild(box);
+			if (how) self.importData(data, how);
+			self.render();
+			if (how) self.say(how === "merge" ? "Progress imported: merged with this browser's." :
+				"Progress imported: this browser's replaced.");
+			else self.say("Nothing imported.");
+		}
+		var merge = button("Merge", "primary", function () { done("merge"); });
+		actions.appendChild(merge);
+		actions.appendChild(button("Replace", "", function () { done("replace"); }));
+		actions.appendChild(button("Cancel", "quiet", function () { done(null); }));
+		box.appendChild(actions);
+		this.root.appendChild(box);
+		merge.focus();
+	};
+
+	Dashboard.prototype.importData = function (data, how) {
+		var self = this;
+		if (how === "replace")
+			siteKeys(this.prefix).forEach(function (k) { writeKey(self.prefix + k, null); });
+		Object.keys(data.keys).forEach(function (k) {
+			var mine = how === "merge" ? readKey(self.prefix + k) : null;
+			writeKey(self.prefix + k, isObject(mine) ? mergeRecord(k, mine, data.keys[k]) : data.keys[k]);
+		});
+	};
+
+	function latest(attempts) {
+		var at = "";
+		(Array.isArray(attempts) ? attempts : []).forEach(function (a) {
+			if (isObject(a) && typeof a.at === "string" && a.at > at) at = a.at;
+		});
+		return at;
+	}
+
+	/*
+	 * One record from two: a test's attempts are joined (each once, by
+	 * time, the last 50 as quiz.js keeps), its last results taken from the
+	 * side tested last; a deck's cards each from the side that reviewed it
+	 * last; settings and anything else stay as this browser has them, the
+	 * file filling what is missing.
+	 */
+	function mergeRecord(name, mine, theirs) {
+		var out = {}, k;
+		if (name.indexOf("test:") === 0) {
+			var newer = latest(theirs.attempts) > latest(mine.attempts) ? theirs : mine;
+			var seenAt = {}, attempts = [];
+			[mine, theirs].forEach(function (r) {
+				(Array.isArray(r.attempts) ? r.attempts : []).forEach(function (a) {
+					var id = isObject(a) ? a.at + "|" + a.score + "|" + a.total : "";
+					if (id && !seenAt[id]) {
+						seenAt[id] = true;
+						attempts.push(a);
+					}
+				});
+			});
+			attempts.sort(function (a, b) { return a.at < b.at ? -1 : a.at > b.at ? 1 : 0; });
+			out.attempts = attempts.slice(-50);
+			out.seen = {};
+			[newer === mine ? theirs : mine, newer].forEach(function (r) {
+				if (isObject(r.seen)) for (k in r.seen) if (Object.prototype.hasOwnProperty.call(r.seen, k)) out.seen[k] = r.seen[k];
+			});
+			if (newer.mastery) out.mastery = newer.mastery;
+			out.current = mine.current || theirs.current || null;
+			return out;
+		}
+		if (name.indexOf("deck:") === 0 && isObject(mine.cards) && isObject(theirs.cards)) {
+			for (k in mine) if (Object.prototype.hasOwnProperty.call(mine, k)) out[k] = mine[k];
+			out.cards = {};
+			[mine.cards, theirs.cards].forEach(function (cards) {
+				for (var id in cards) {
+					if (!Object.prototype.hasOwnProperty.call(cards, id) || !isObject(cards[id])) continue;
+					var have = out.cards[id];
+					if (!have || (typeof cards[id].last === "number" && cards[id].last > have.last)) out.cards[id] = cards[id];
+				}
+			});
+			return out;
+		}
+		for (k in theirs) if (Object.prototype.hasOwnProperty.call(theirs, k)) out[k] = theirs[k];
+		for (k in mine) if (Object.prototype.hasOwnProperty.call(mine, k)) out[k] = mine[k];
+		return out;
+	}
+
+	if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+	else ready();
 }());
