@@ -648,15 +648,19 @@
 		root.appendChild(this.status);
 	};
 
-	/* A sideways swipe on a touch screen moves to the next or previous card. */
+	/*
+	 * A sideways swipe on a touch screen moves to the next or previous card.
+	 * Watched on the stage, not the card: while a flip turns the card, it
+	 * is narrower than its box, and a swipe begun near its edge would miss it.
+	 */
 	Viewer.prototype.watchSwipe = function () {
 		var self = this, start = null;
-		this.card.addEventListener('pointerdown', function (e) {
-			start = e.pointerType === 'touch' ? { x: e.clientX, y: e.clientY } : null;
+		this.stage.addEventListener('pointerdown', function (e) {
+			start = e.pointerType === 'touch' && !self.card.hidden ? { x: e.clientX, y: e.clientY } : null;
 		});
-		this.card.addEventListener('pointercancel', function () { start = null; });
-		this.card.addEventListener('pointerup', function (e) {
-			if (!start) return;
+		this.stage.addEventListener('pointercancel', function () { start = null; });
+		this.stage.addEventListener('pointerup', function (e) {
+			if (!start || self.card.hidden) return;
 			var dx = e.clientX - start.x, dy = e.clientY - start.y;
 			start = null;
 			if (Math.abs(dx) < SWIPE || Math.abs(dx) < 2 * Math.abs(dy)) return;
