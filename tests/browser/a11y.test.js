@@ -54,7 +54,7 @@ function perScheme(name, fn) {
 	}
 }
 
-exports['axe: home, guide contents, chapter and 404 pages, light and dark'] = (env) => eachScheme(env, async (page, scheme) => {
+perScheme('axe: home, guide contents, chapter and 404 pages', async (page, scheme, env) => {
 	for (const rel of ['index.html', 'guide/index.html', 'guide/clouds-and-rain/index.html', '404.html']) {
 		await page.goto(env.fileBase + rel);
 		report(`${rel} (${scheme})`, await axe(page));

@@ -186,8 +186,15 @@ exports['export and import: a file of every key of the site; import asks, then r
 		const ask = page.getByRole('alertdialog');
 		await ask.waitFor();
 		assert.match(await ask.textContent(), /progress on 1 test and 0 decks/);
-		await ask.getByRole('button', { name: 'Cancel' }).click();
-		assert.deepEqual(await siteKeys(page), {}, 'Cancel imports nothing');
+		await waitFor(() => ask.getByRole('button', { name: 'Merge' }).evaluate((e) => e === document.activeElement),
+			'the question to take the focus');
+		await page.keyboard.press('Tab');
+		await page.keyboard.press('Tab');
+		await page.keyboard.press('Enter');
+		assert.deepEqual(await siteKeys(page), {}, 'Cancel (by keyboard) imports nothing');
+		assert.equal(await page.getByRole('alertdialog').count(), 0, 'the question is gone');
+		await waitFor(() => dashboard(page).getByRole('button', { name: 'Import progress…' }).evaluate((e) => e === document.activeElement),
+			'the focus back on Import progress…');
 
 		await input.setInputFiles(payload);
 		await page.getByRole('alertdialog').getByRole('button', { name: 'Replace' }).click();

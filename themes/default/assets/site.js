@@ -279,7 +279,8 @@
 			if (file.files && file.files[0]) self.readFile(file.files[0]);
 			file.value = "";
 		});
-		box.appendChild(button("Import progress…", "quiet", function () { file.click(); }));
+		this.importButton = button("Import progress…", "quiet", function () { file.click(); });
+		box.appendChild(this.importButton);
 		box.appendChild(file);
 
 		var label = el("label", "keys-switch");
@@ -387,6 +388,8 @@
 			box.parentNode.removeChild(box);
 			if (how) self.importData(data, how);
 			self.render();
+			/* The question is gone: the focus goes back to where it was asked from. */
+			self.importButton.focus();
 			if (how) self.say(how === "merge" ? "Progress imported: merged with this browser's." :
 				"Progress imported: this browser's replaced.");
 			else self.say("Nothing imported.");
