@@ -19,6 +19,7 @@
 
 #include <libxml/tree.h>
 
+#include "answer.h"
 #include "cache.h"
 #include "links.h"
 #include "markdown.h"
@@ -653,10 +654,13 @@ S_question_meta(struct render_out *o, const struct question *q, int sample)
 	render_out_text(o, S_diff_name(q->difficulty));
 	render_out_close(o);
 	free(cls);
-	if (q->multi) {
+	if (q->multi || q->kind != ANSWER_CHOICE) {
+		static const char *const kinds[] = { "select all that apply", "type a number",
+			"type the answer", "type the output" };
+
 		render_out_text(o, " \xc2\xb7 ");
 		render_out_open(o, "span", "kind");
-		render_out_text(o, "select all that apply");
+		render_out_text(o, kinds[q->kind]);
 		render_out_close(o);
 	}
 	if (sample) {
@@ -667,6 +671,153 @@ S_question_meta(struct render_out *o, const struct question *q, int sample)
 	}
 	render_out_close(o);
 	render_out_nl(o);
+}
+
+/* The article's data-kind: how the page's script asks it. */
+static const char *
+S_kind_attr(const struct question *q)
+{
+	static const char *const kinds[] = { "single", "number", "text", "output" };
+
+	return q->multi ? "multi" : kinds[q->kind];
+}
+
+/*
+ * What a typed question accepts, in words, under its stem: the runner
+ * shows it as the input box's description, the page without script as
+ * the question's instruction. It says what answer.js reads.
+ */
+static void
+S_typed_prompt(const struct html *h, struct render_out *out, const struct question *q)
+{
+	struct buf b;
+	size_t i, nunits = 0;
+
+	buf_init(&b);
+	switch (q->kind) {
+	case ANSWER_NUMBER:
+		buf_puts(&b, "Type a number");
+		for (i = 0; i < q->noptions; i++) {
+			const struct quiz_option *o = &q->options[i];
+			size_t k;
+
+			if (!o->correct || o->unit == NULL || !*o->unit)
+				continue;
+			for (k = 0; k < i; k++)
+				if (q->options[k].correct && q->options[k].unit && strcmp(q->options[k].unit, o->unit) == 0)
+					break;
+			if (k < i)
+				continue;
+			buf_puts(&b, nunits++ ? " or " : ", in ");
+			buf_puts(&b, o->unit);
+		}
+		buf_puts(&b, ", written like 0.25, .25 or 2.5e-1");
+		if (answer_decimal_comma(h->site->cfg.language))
+			buf_puts(&b, " (or with a comma: 0,25)");
+		buf_puts(&b, nunits ? "; the unit may be left out, but a unit typed must be the same." :
+		    ", without a unit.");
+		break;
+	case ANSWER_TEXT:
+		buf_puts(&b, q->exact ? "Type the answer exactly: capitals and spaces count." :
+		    "Type the answer: capitals and extra spaces do not matter.");
+		break;
+	default:
+		buf_puts(&b, "Type what the program prints, one line per line; spaces at the end of a line do not matter.");
+		break;
+	}
+	render_out_open(out, "p", "typed-prompt");
+	render_out_text(out, buf_str(&b));
+	render_out_close(out);
+	render_out_nl(out);
+	buf_free(&b);
+}
+
+/* The answer as written after the `=`: a program's output as a block. */
+static void
+S_typed_text(struct render_out *out, const struct question *q, const struct quiz_option *o)
+{
+	if (q->kind == ANSWER_OUTPUT) {
+		render_out_open(out, "div", "option-text");
+		render_out_open(out, "pre", NULL);
+		render_out_open(out, "code", NULL);
+		render_out_text(out, o->answer);
+		render_out_close(out);
+		render_out_close(out);
+		render_out_close(out);
+	} else {
+		render_out_open(out, "span", "option-text");
+		render_out_text(out, o->answer);
+		render_out_close(out);
+	}
+}
+
+/*
+ * A typed question's answers: the prompt, then every `=` item, accepted
+ * or a foreseen wrong one with its feedback, in a list the page's
+ * script scores from (data-answer; data-min, data-max and data-unit for
+ * a number), behind "Reveal answer" unless a sample.
+ */
+static void
+S_typed_question(const struct html *h, struct render *r, struct render_out *out,
+    const struct question *q, const struct question_nodes *qn, int sample)
+{
+	size_t i, naccepted = 0;
+	char *s;
+
+	S_typed_prompt(h, out, q);
+	if (!sample) {
+		render_out_open(out, "details", "answer");
+		render_out_open(out, "summary", NULL);
+		render_out_text(out, "Reveal answer");
+		render_out_close(out);
+		render_out_nl(out);
+	}
+	render_out_open(out, "ul", "typed-answers");
+	render_out_nl(out);
+	for (i = 0; i < q->noptions; i++) {
+		const struct quiz_option *o = &q->options[i];
+
+		if (o->answer == NULL)
+			continue;
+		render_out_open(out, "li", o->correct ? "typed-answer correct" : "typed-answer");
+		render_out_attr(out, "data-correct", o->correct ? "true" : "false");
+		render_out_attr(out, "data-answer", o->answer);
+		if (o->unit) {
+			s = xasprintf("%.15g", o->min);
+			render_out_attr(out, "data-min", s);
+			free(s);
+			s = xasprintf("%.15g", o->max);
+			render_out_attr(out, "data-max", s);
+			free(s);
+			render_out_attr(out, "data-unit", o->unit);
+		}
+		render_out_open(out, "span", "typed-verdict");
+		if (o->correct) {
+			render_out_open(out, "span", "mark");
+			render_out_attr(out, "aria-hidden", "true");
+			render_out_text(out, "\xe2\x9c\x93");    /* ✓ */
+			render_out_close(out);
+			render_out_text(out, naccepted++ ? " Also accepted:" : " Answer:");
+		} else {
+			render_out_open(out, "span", "mark");
+			render_out_attr(out, "aria-hidden", "true");
+			render_out_text(out, "\xe2\x9c\x97");    /* ✗ */
+			render_out_close(out);
+			render_out_text(out, " Wrong:");
+		}
+		render_out_close(out);
+		render_out_text(out, " ");
+		S_typed_text(out, q, o);
+		if (qn->options[i].feedback) {
+			render_out_open(out, "div", "option-feedback");
+			render_out_children(r, out, qn->options[i].feedback);
+			render_out_close(out);
+		}
+		render_out_close(out);
+		render_out_nl(out);
+	}
+	render_out_close(out);
+	render_out_nl(out);
 }
 
 /*
@@ -698,7 +849,11 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_attr(out, "data-id", q->id);
 		render_out_attr(out, "data-topic", q->topic->slug);
 		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
-		render_out_attr(out, "data-kind", q->multi ? "multi" : "single");
+		render_out_attr(out, "data-kind", S_kind_attr(q));
+		if (q->exact)
+			render_out_attr(out, "data-exact", "true");
+		if (q->kind == ANSWER_NUMBER && answer_decimal_comma(h->site->cfg.language))
+			render_out_attr(out, "data-decimal-comma", "true");
 		S_fingerprint_attr(out, q->fingerprint);
 		/* Answered on this page already: the practice test leaves it out of the draw. */
 		if (q->sample)
@@ -721,6 +876,10 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_children(r, out, qn->hint);
 		render_out_close(out);
 		render_out_nl(out);
+	}
+	if (q->kind != ANSWER_CHOICE) {
+		S_typed_question(h, r, out, q, qn, sample);
+		goto explanation;
 	}
 	render_out_open(out, "ol", "options");
 	render_out_nl(out);
@@ -792,6 +951,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		render_out_close(out);
 		render_out_nl(out);
 	}
+explanation:
 	render_out_open(out, "div", "explanation");
 	if (!S_range_empty(&qn->explanation))
 		render_out_blocks(r, out, qn->explanation.first, qn->explanation.last);
@@ -1742,6 +1902,8 @@ S_topic_key(const struct html *h, const struct test *t, const struct topic *tp)
 		k = cache_key_int(k, tp->questions[i].difficulty);
 		k = cache_key_int(k, tp->questions[i].sample);
 	}
+	/* A number answer says whether a decimal comma is read. */
+	k = cache_key_str(k, h->site->cfg.language);
 	return k;
 }
 

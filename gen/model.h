@@ -106,10 +106,25 @@ struct section_list {
 	size_t len, cap;
 };
 
+/*
+ * How a question is answered: by choosing options, or by typing (all its
+ * options are `- [x] = ...` items, quiz.c): a number, a short text, or a
+ * program's output (a fenced block under the `=`).
+ */
+enum answer_kind { ANSWER_CHOICE, ANSWER_NUMBER, ANSWER_TEXT, ANSWER_OUTPUT };
+
 /* A task-list item of a question; its nodes are in the tree (struct option_nodes). */
 struct quiz_option {
 	int correct;
 	int line, col;
+	/*
+	 * A typed answer: the text after its `=`, spaces around it trimmed, or
+	 * the fenced block's text (ANSWER_OUTPUT); NULL for a choice. An
+	 * unchecked one is a wrong answer the author foresaw.
+	 */
+	char *answer;
+	double min, max;           /* ANSWER_NUMBER: the range accepted */
+	char *unit;                /* ANSWER_NUMBER: its unit, "" for none; else NULL */
 };
 
 struct question {
@@ -118,7 +133,9 @@ struct question {
 	enum difficulty difficulty;
 	int sample;                /* marked .sample, or chosen as a default sample */
 	int marked;                /* marked .sample */
-	int multi;                 /* more than one correct option */
+	int multi;                 /* more than one correct option (a choice question) */
+	enum answer_kind kind;
+	int exact;                 /* marked .exact: a typed answer is compared as text, exactly */
 	int line, col;             /* the heading's position in the source */
 	struct topic *topic;
 	struct quiz_option *options;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "index.h"
 #include "pool.h"
 #include "util.h"
@@ -88,15 +89,19 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 			q->sample = q->marked = 1;
 			continue;
 		}
+		if (strcmp(c, "exact") == 0) {
+			q->exact = 1;
+			continue;
+		}
 		for (k = 0; k < 3; k++)
 			if (strcmp(c, names[k]) == 0)
 				break;
 		if (k == 3) {
-			static const char *const known[] = { "easy", "medium", "hard", "sample" };
-			const char *near = str_nearest(c, known, 4);
+			static const char *const known[] = { "easy", "medium", "hard", "sample", "exact" };
+			const char *near = str_nearest(c, known, 5);
 
 			diag_error(dl, d->src->display, h->line, model_attr_col(d, h, 1, c),
-			    "unknown class .%s on a question; expected .easy, .medium, .hard or .sample%s%s%s",
+			    "unknown class .%s on a question; expected .easy, .medium, .hard, .sample or .exact%s%s%s",
 			    c, near ? ": did you mean ." : "", near ? near : "", near ? "?" : "");
 			continue;
 		}
@@ -111,7 +116,7 @@ S_question_classes(struct doc *d, struct question *q, const struct heading *h,
 	if (h->attrs.npairs) {
 		char *what = xconcat("question \"", q->id, "\"", NULL);
 
-		model_attrs_check(d, h, what, "a question's heading takes {#id .easy .medium .hard .sample}",
+		model_attrs_check(d, h, what, "a question's heading takes {#id .easy .medium .hard .sample .exact}",
 		    1, dl);
 		free(what);
 	}
@@ -233,6 +238,168 @@ S_check_blocks(struct doc *d, const char *qid, struct block_range r, cmark_node 
 	}
 }
 
+/* Typed answers. */
+
+static const char *
+S_kind_name(enum answer_kind k)
+{
+	static const char *const names[] = { "choice", "number", "text", "program output" };
+
+	return names[k];
+}
+
+/*
+ * The text after item's `=` with the spaces around it trimmed, or NULL
+ * when the item's first block is not a paragraph starting with `=`.
+ */
+static char *
+S_typed_text(cmark_node *item)
+{
+	cmark_node *para = cmark_node_first_child(item);
+	char *t, *s, *e;
+
+	if (para == NULL || cmark_node_get_type(para) != CMARK_NODE_PARAGRAPH)
+		return NULL;
+	t = md_plain_text(para);
+	if (t[0] != '=') {
+		free(t);
+		return NULL;
+	}
+	for (s = t + 1; *s == ' ' || *s == '\t' || *s == '\n'; s++)
+		;
+	for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'); e--)
+		;
+	s = xstrndup(s, (size_t)(e - s));
+	free(t);
+	return s;
+}
+
+/* The code block in item, or NULL. */
+static cmark_node *
+S_item_code(cmark_node *item)
+{
+	cmark_node *c;
+
+	for (c = cmark_node_first_child(item); c; c = cmark_node_next(c))
+		if (cmark_node_get_type(c) == CMARK_NODE_CODE_BLOCK)
+			return c;
+	return NULL;
+}
+
+/*
+ * Reads option i's typed answer into o; returns its kind, or -1 after an
+ * error said why.
+ */
+static int
+S_typed_option(struct doc *d, struct question *q, size_t i, cmark_node *item, char *text,
+    struct diag_list *dl)
+{
+	struct quiz_option *o = &q->options[i];
+	const char *file = d->src->display;
+	cmark_node *code = S_item_code(item);
+	struct answer_number num;
+	char why[300];
+	size_t n;
+	int rc;
+
+	if (code) {
+		if (*text) {
+			diag_error(dl, file, o->line, o->col,
+			    "option %zu of question \"%s\" has both \"= %s\" and a code block: a program's "
+			    "output is the block alone, under a line holding only - [x] =", i + 1, q->id, text);
+			return -1;
+		}
+		o->answer = xstrdup(cmark_node_get_literal(code) ? cmark_node_get_literal(code) : "");
+		for (n = strlen(o->answer); n > 0 && o->answer[n - 1] == '\n'; n--)
+			o->answer[n - 1] = '\0';
+		return ANSWER_OUTPUT;
+	}
+	if (*text == '\0') {
+		diag_error(dl, file, o->line, o->col,
+		    "option %zu of question \"%s\" has nothing after =: write the answer after it "
+		    "(- [x] = 42), or a fenced code block under it for a program's output", i + 1, q->id);
+		return -1;
+	}
+	o->answer = xstrdup(text);
+	if (q->exact)
+		return ANSWER_TEXT;
+	rc = answer_parse_number(text, &num, why, sizeof(why));
+	if (rc < 0) {
+		diag_error(dl, file, o->line, o->col, "option %zu of question \"%s\", = %s: %s",
+		    i + 1, q->id, text, why);
+		return -1;
+	}
+	if (rc == 0)
+		return ANSWER_TEXT;
+	o->min = num.min;
+	o->max = num.max;
+	o->unit = num.unit;
+	return ANSWER_NUMBER;
+}
+
+/*
+ * Whether question q's options are typed answers (all items start with
+ * `=`); if so, reads them and checks them: kinds that agree, one
+ * accepted answer at least. A list that mixes `=` items and choices is
+ * an error at each item unlike the first.
+ */
+static int
+S_typed_answers(struct doc *d, struct question *q, const struct question_nodes *qn,
+    struct diag_list *dl)
+{
+	const char *file = d->src->display;
+	char **texts = xcalloc(q->noptions + 1, sizeof(*texts));
+	int *kinds = xcalloc(q->noptions + 1, sizeof(*kinds));
+	size_t i, ntyped = 0, first = q->noptions;
+	int typed = 0, bad = 0;
+
+	for (i = 0; i < q->noptions; i++)
+		ntyped += (texts[i] = S_typed_text(qn->options[i].item)) != NULL;
+	if (ntyped == 0)
+		goto out;
+	typed = 1;
+	if (ntyped < q->noptions) {
+		for (i = 1; i < q->noptions; i++)
+			if ((texts[i] != NULL) != (texts[0] != NULL))
+				diag_error(dl, file, q->options[i].line, q->options[i].col,
+				    texts[i] ? "option %zu of question \"%s\" starts with = but option 1 does not: "
+				    "a question takes typed answers (every option - [x] = ...) or choices (none "
+				    "starting with =), not both" :
+				    "option %zu of question \"%s\" does not start with = but option 1 does: "
+				    "a question takes typed answers (every option - [x] = ...) or choices (none "
+				    "starting with =), not both", i + 1, q->id);
+		q->kind = ANSWER_TEXT;
+		goto out;
+	}
+	for (i = 0; i < q->noptions; i++) {
+		kinds[i] = S_typed_option(d, q, i, qn->options[i].item, texts[i], dl);
+		bad |= kinds[i] < 0;
+		if (first == q->noptions && q->options[i].correct)
+			first = i;
+	}
+	if (first == q->noptions) {
+		diag_error(dl, file, q->options[0].line, q->options[0].col,
+		    "question \"%s\" has no accepted answer: mark the right one - [x] = ...; "
+		    "an unchecked - [ ] = ... is a wrong answer it expects, shown with its feedback", q->id);
+		first = 0;
+	}
+	q->kind = kinds[first] > 0 ? (enum answer_kind)kinds[first] : ANSWER_TEXT;
+	for (i = 0; i < q->noptions && !bad; i++)
+		if (kinds[i] != kinds[first])
+			diag_error(dl, file, q->options[i].line, q->options[i].col,
+			    "option %zu of question \"%s\" is a %s answer, but option %zu, accepted, is a %s "
+			    "answer: a question's typed answers are all numbers, all text or all program "
+			    "output%s", i + 1, q->id, S_kind_name((enum answer_kind)kinds[i]), first + 1,
+			    S_kind_name(q->kind), kinds[i] == ANSWER_NUMBER || q->kind == ANSWER_NUMBER ?
+			    " (mark the heading .exact to compare numbers as text)" : "");
+out:
+	for (i = 0; i < q->noptions; i++)
+		free(texts[i]);
+	free(texts);
+	free(kinds);
+	return typed;
+}
+
 /* Question q of topic t from part p; qn gets its nodes. */
 static void
 S_build_question(struct doc *d, struct topic *t, struct question *q, struct question_nodes *qn,
@@ -310,7 +477,9 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, struct ques
 			ncorrect++;
 	}
 	doc_node_pos(d, opts, &line, &col);
-	if (q->noptions < 2)
+	if (q->noptions > 0 && S_typed_answers(d, q, qn, dl)) {
+		/* Typed: one accepted answer is a question; alternatives are all checked. */
+	} else if (q->noptions < 2)
 		diag_error(dl, file, line, col,
 		    "question \"%s\" has only %s option: a question needs at least two",
 		    q->id, q->noptions == 0 ? "no task-list" : "one");
@@ -322,7 +491,11 @@ S_build_question(struct doc *d, struct topic *t, struct question *q, struct ques
 		    "question \"%s\" marks all %zu options correct, so no answer can be wrong: "
 		    "mark the wrong ones [ ]", q->id, q->noptions);
 	S_check_blocks(d, q->id, p->body, opts, nitems, NULL, dl);
-	q->multi = ncorrect > 1;
+	q->multi = q->kind == ANSWER_CHOICE && ncorrect > 1;
+	if (q->exact && q->kind == ANSWER_CHOICE)
+		diag_warning(dl, file, q->line, q->col,
+		    "question \"%s\" is marked .exact but is answered by choosing: .exact is for a typed "
+		    "answer, compared exactly as written; remove it", q->id);
 	if (qn->explanation.first == NULL)
 		diag_warning(dl, file, q->line, q->col,
 		    "question \"%s\" has no explanation: add a paragraph after the options saying why the answer is right",
@@ -730,11 +903,15 @@ quiz_build_tests(struct site *site, struct diag_list *dl)
 static void
 S_questions_free(struct question *v, size_t n)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		free(v[i].id);
 		free(v[i].stem_text);
+		for (k = 0; k < v[i].noptions; k++) {
+			free(v[i].options[k].answer);
+			free(v[i].options[k].unit);
+		}
 		free(v[i].options);
 		free(v[i].links_to.v);
 	}

@@ -428,6 +428,15 @@ site_free(struct site *site)
 
 /* Reporting. */
 
+/* " number", " text", " output" for a typed question; "" for a choice. */
+static const char *
+S_typed_kind_name(enum answer_kind k)
+{
+	static const char *const names[] = { "", " number", " text", " output" };
+
+	return names[k];
+}
+
 static void
 S_count(struct buf *b, size_t n, const char *one, const char *many)
 {
@@ -437,7 +446,8 @@ S_count(struct buf *b, size_t n, const char *one, const char *many)
 char *
 site_summary(const struct site *site, const struct diag_list *dl)
 {
-	size_t ntopics = 0, nq = 0, count[3] = { 0 }, ncards = 0, nsections = 0, i;
+	size_t ntopics = 0, nq = 0, count[3] = { 0 }, ncards = 0, nsections = 0, i, j, k;
+	size_t typed[4] = { 0 };
 	struct buf b;
 
 	for (i = 0; i < site->ntests; i++) {
@@ -448,6 +458,9 @@ site_summary(const struct site *site, const struct diag_list *dl)
 		count[0] += t->count[0];
 		count[1] += t->count[1];
 		count[2] += t->count[2];
+		for (j = 0; j < t->ntopics; j++)
+			for (k = 0; k < t->topics[j]->nquestions; k++)
+				typed[t->topics[j]->questions[k].kind]++;
 	}
 	for (i = 0; i < site->ndecks; i++)
 		ncards += site->decks[i]->ncards;
@@ -459,7 +472,12 @@ site_summary(const struct site *site, const struct diag_list *dl)
 	S_count(&b, ntopics, "topic", "topics");
 	buf_puts(&b, ", ");
 	S_count(&b, nq, "question", "questions");
-	buf_printf(&b, " (%zu easy, %zu medium, %zu hard); ", count[0], count[1], count[2]);
+	buf_printf(&b, " (%zu easy, %zu medium, %zu hard", count[0], count[1], count[2]);
+	/* Typed answers only when there are some: "; typed: 4 number, 1 text". */
+	for (i = ANSWER_NUMBER, j = 0; i <= ANSWER_OUTPUT; i++)
+		if (typed[i])
+			buf_printf(&b, "%s%zu %s", j++ ? ", " : "; typed: ", typed[i], S_typed_kind_name(i) + 1);
+	buf_puts(&b, "); ");
 	S_count(&b, site->ndecks, "deck", "decks");
 	buf_puts(&b, ", ");
 	S_count(&b, ncards, "card", "cards");
@@ -553,9 +571,10 @@ S_dump_questions(FILE *fp, const struct topic *tp, const struct doc_tree *tr)
 			ncorrect += q->options[m].correct;
 			nfeedback += qn->options[m].feedback != NULL;
 		}
-		fprintf(fp, "    question %s %s%s%s at=%d:%d ", q->id,
+		fprintf(fp, "    question %s %s%s%s%s%s at=%d:%d ", q->id,
 		    difficulty_name(q->difficulty), q->sample ? " sample" : "",
-		    q->multi ? " multi" : "", q->line, q->col);
+		    q->multi ? " multi" : "", S_typed_kind_name(q->kind), q->exact ? " exact" : "",
+		    q->line, q->col);
 		S_dump_str(fp, q->stem_text);
 		fprintf(fp, "\n     ");
 		S_dump_range(fp, tp->doc, "stem", &qn->stem);
@@ -563,10 +582,19 @@ S_dump_questions(FILE *fp, const struct topic *tp, const struct doc_tree *tr)
 		    qn->hint ? "yes" : "no", q->noptions, ncorrect, nfeedback);
 		S_dump_range(fp, tp->doc, "explanation", &qn->explanation);
 		fprintf(fp, " fingerprint=%s\n", q->fingerprint);
-		for (m = 0; m < q->noptions; m++)
-			fprintf(fp, "      option [%c] at=%d:%d%s\n",
-			    q->options[m].correct ? 'x' : ' ', q->options[m].line,
-			    q->options[m].col, qn->options[m].feedback ? " feedback" : "");
+		for (m = 0; m < q->noptions; m++) {
+			const struct quiz_option *o = &q->options[m];
+
+			fprintf(fp, "      option [%c] at=%d:%d%s", o->correct ? 'x' : ' ', o->line,
+			    o->col, qn->options[m].feedback ? " feedback" : "");
+			if (o->answer) {
+				fprintf(fp, " = ");
+				S_dump_str(fp, o->answer);
+			}
+			if (o->unit)
+				fprintf(fp, " range=%.15g..%.15g unit=\"%s\"", o->min, o->max, o->unit);
+			fputc('\n', fp);
+		}
 		S_dump_links_to(fp, &q->links_to);
 	}
 }

@@ -18,7 +18,7 @@ import sys
 LAYERS = [
     ("support", {"util", "diag", "pool", "toml", "cache"}),
     ("load", {"config", "content", "markdown"}),
-    ("index", {"model", "quiz", "deck", "guide", "site"}),
+    ("index", {"answer", "model", "quiz", "deck", "guide", "site"}),
     ("link", {"links", "outputs"}),
     ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki"}),
     ("outputs", {"html", "pdf", "export"}),

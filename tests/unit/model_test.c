@@ -363,12 +363,12 @@ test_mistakes(void)
 		{ "no explanation", "content/quiz/t/x.md", "## Q\n\n- [x] a\n- [ ] b\n",
 		  "content/quiz/t/x.md:4:1: warning: question \"q\" has no explanation: add a paragraph after the options saying why the answer is right" },
 		{ "misspelt difficulty", "content/quiz/t/x.md", "## Q {.medum}\n\n- [x] a\n- [ ] b\n\nWhy.\n",
-		  "content/quiz/t/x.md:4:7: error: unknown class .medum on a question; expected .easy, .medium, .hard or .sample: did you mean .medium?" },
+		  "content/quiz/t/x.md:4:7: error: unknown class .medum on a question; expected .easy, .medium, .hard, .sample or .exact: did you mean .medium?" },
 		{ "an unknown class far from any", "content/quiz/t/x.md", "## Q {#q .easy .big}\n\n- [x] a\n- [ ] b\n\nWhy.\n",
-		  "content/quiz/t/x.md:4:16: error: unknown class .big on a question; expected .easy, .medium, .hard or .sample" },
+		  "content/quiz/t/x.md:4:16: error: unknown class .big on a question; expected .easy, .medium, .hard, .sample or .exact" },
 		{ "a key on a question", "content/quiz/t/x.md", "## Q {.easy points=2 level=hard}\n\n- [x] a\n- [ ] b\n\nWhy.\n",
-		  "content/quiz/t/x.md:4:13: warning: unknown attribute points= on question \"q\" is ignored: a question's heading takes {#id .easy .medium .hard .sample}\n"
-		  "content/quiz/t/x.md:4:22: warning: unknown attribute level= on question \"q\" is ignored: a question's heading takes {#id .easy .medium .hard .sample}; write .hard instead" },
+		  "content/quiz/t/x.md:4:13: warning: unknown attribute points= on question \"q\" is ignored: a question's heading takes {#id .easy .medium .hard .sample .exact}\n"
+		  "content/quiz/t/x.md:4:22: warning: unknown attribute level= on question \"q\" is ignored: a question's heading takes {#id .easy .medium .hard .sample .exact}; write .hard instead" },
 		{ "all options correct", "content/quiz/t/x.md", "## Q\n\n- [x] a\n- [x] b\n\nWhy.\n",
 		  "content/quiz/t/x.md:6:1: warning: question \"q\" marks all 2 options correct, so no answer can be wrong: mark the wrong ones [ ]" },
 		{ "a question written ###", "content/quiz/t/x.md",

@@ -199,9 +199,10 @@
 			var a = articles[i];
 			var level = a.getAttribute('data-difficulty');
 			if (LEVELS.indexOf(level) < 0) level = 'medium';
-			var options = [];
+			var typed = window.quizdeckAnswer ? window.quizdeckAnswer.fromArticle(a) : null;
+			var options = typed ? typed.answers : [];
 			var items = a.querySelectorAll('ol.options > li.option');
-			for (var j = 0; j < items.length; j++) {
+			for (var j = 0; j < items.length && !typed; j++) {
 				options.push({
 					el: items[j],
 					correct: items[j].getAttribute('data-correct') === 'true',
@@ -209,7 +210,7 @@
 					feedback: items[j].querySelector('.option-feedback')
 				});
 			}
-			if (options.length < 2) continue;
+			if (typed ? !correctIndexes({ options: options }).length : options.length < 2) continue;
 			var topicEl = a.closest('section.topic');
 			list.push({
 				el: a,
@@ -221,6 +222,7 @@
 				sample: a.getAttribute('data-sample') === 'true',
 				fp: a.getAttribute('data-fingerprint') || '',
 				options: options,
+				typed: typed,
 				stem: a.querySelector('.stem'),
 				stemBody: a.querySelector('.stem-body'),
 				hint: a.querySelector('.hint'),
@@ -531,7 +533,8 @@
 			items: run.items.map(function (item) {
 				return {
 					id: item.q.id, fp: item.q.fp, order: item.order, chosen: item.chosen,
-					checked: item.checked, flagged: !!item.flagged, hint: !!item.hint
+					checked: item.checked, flagged: !!item.flagged, hint: !!item.hint,
+					typed: item.typed
 				};
 			})
 		};
@@ -570,11 +573,14 @@
 				if (typeof i === 'number' && i >= 0 && i < q.options.length && chosen.indexOf(i) < 0) chosen.push(i);
 			});
 			if (!q.multi) chosen = chosen.slice(0, 1);
-			items.push({
+			if (q.typed) chosen = [];
+			var item = {
 				q: q, order: r.order.slice(), chosen: chosen,
-				checked: r.checked === true && chosen.length > 0,
+				typed: q.typed && typeof r.typed === 'string' ? r.typed : '',
 				flagged: r.flagged === true, hint: r.hint === true
-			});
+			};
+			item.checked = r.checked === true && isAnswered(item);
+			items.push(item);
 		});
 		if (!items.length) return null;
 		var s = cur.setup && typeof cur.setup === 'object' ? cur.setup : {};
@@ -625,7 +631,7 @@
 		state.current = null;
 		var answered = 0, right = 0;
 		run.items.forEach(function (item) {
-			if (!item.chosen.length) return;
+			if (!isAnswered(item)) return;
 			answered++;
 			if (isRight(item)) right++;
 		});
@@ -641,7 +647,7 @@
 		if (box) box.parentNode.removeChild(box);
 		var run = this.savedRun();
 		if (!run) return;
-		var answered = run.items.filter(function (item) { return item.chosen.length; }).length;
+		var answered = run.items.filter(function (item) { return isAnswered(item); }).length;
 		box = el('div', 'resume');
 		box.id = 'resume';
 		box.appendChild(el('p', 'resume-what', 'You have a test in progress: ' + this.topicName(run.setup.topic) +
@@ -696,7 +702,7 @@
 			index: 0,
 			items: list.map(function (q) {
 				var order = shuffle(q.options.map(function (o, i) { return i; }));
-				return { q: q, order: order, chosen: [], checked: false, flagged: false, hint: false };
+				return { q: q, order: order, chosen: [], typed: '', checked: false, flagged: false, hint: false };
 			}),
 			done: false
 		}, 0, 'push');
@@ -731,6 +737,7 @@
 	};
 
 	function isRight(item) {
+		if (item.q.typed) return window.quizdeckAnswer.score(item.q.typed, item.typed).right;
 		var want = [];
 		item.q.options.forEach(function (o, i) { if (o.correct) want.push(i); });
 		if (want.length !== item.chosen.length) return false;
@@ -811,12 +818,14 @@
 		 * chosen option's feedback are in view together. */
 		var verdict = shown ? this.verdict(item) : null;
 		if (verdict) fieldset.appendChild(verdict);
-		fieldset.appendChild(el('p', 'run-instruction',
+		this.inputs = [];
+		this.typedInput = null;
+		if (q.typed) fieldset.appendChild(this.typedField(item, shown));
+		else fieldset.appendChild(el('p', 'run-instruction',
 			q.multi ? 'Choose every answer that applies.' : 'Choose one answer.'));
 
 		var list = el('ol', 'run-options');
-		this.inputs = [];
-		item.order.forEach(function (optIndex, pos) {
+		if (!q.typed) item.order.forEach(function (optIndex, pos) {
 			var opt = q.options[optIndex];
 			var chosen = item.chosen.indexOf(optIndex) >= 0;
 			var li = el('li', 'run-option');
@@ -847,7 +856,7 @@
 			list.appendChild(li);
 			self.inputs.push(input);
 		});
-		fieldset.appendChild(list);
+		if (!q.typed) fieldset.appendChild(list);
 		form.appendChild(fieldset);
 
 		if (shown && q.explanation) {
@@ -896,7 +905,7 @@
 		}
 		actions.appendChild(leave);
 		form.appendChild(actions);
-		form.appendChild(el('p', 'run-keys',
+		if (!q.typed) form.appendChild(el('p', 'run-keys',
 			'Keys: 1–' + Math.min(9, item.order.length) + ' choose, Enter ' +
 			(run.reveal === 'each' && !item.checked ? 'checks' : 'moves on') + '.'));
 
@@ -975,6 +984,7 @@
 	/* The verdict above a revealed question's options: right or wrong, the
 	 * feedback on the options chosen, the right answer. */
 	QuizPage.prototype.verdict = function (item) {
+		if (item.q.typed) return this.typedVerdict(item);
 		var box = el('div', 'run-verdict');
 		box.tabIndex = -1;
 		var right = isRight(item);
@@ -1027,6 +1037,13 @@
 	QuizPage.prototype.readChoice = function () {
 		var item = this.run.items[this.run.index];
 		if (this.revealed(item)) return;
+		if (item.q.typed) {
+			if (this.typedInput) item.typed = this.typedInput.value;
+			if (isAnswered(item) && this.problem) this.problem.hidden = true;
+			this.saveRun();
+			this.updateNavigator();
+			return;
+		}
 		item.chosen = [];
 		var lis = this.stage.querySelectorAll('.run-option');
 		this.inputs.forEach(function (input, i) {
@@ -1051,12 +1068,15 @@
 		}
 		this.readChoice();
 		if (run.reveal === 'each' && !item.checked) {
-			if (!item.chosen.length) {
+			var problem = item.q.typed ? typedProblem(item) :
+				!item.chosen.length ? 'Choose an answer first.' : null;
+			if (problem) {
 				clear(this.problem);
 				this.problem.appendChild(icon('!'));
-				this.problem.appendChild(document.createTextNode(' Choose an answer first.'));
+				this.problem.appendChild(document.createTextNode(' ' + problem));
 				this.problem.hidden = false;
-				this.announce('Choose an answer first.');
+				this.announce(problem);
+				if (this.typedInput) this.typedInput.focus();
 				return;
 			}
 			item.checked = true;
@@ -1081,7 +1101,7 @@
 		var self = this, run = this.run;
 		var open = [], flagged = [];
 		run.items.forEach(function (item, i) {
-			if (!item.chosen.length) open.push(i + 1);
+			if (!isAnswered(item)) open.push(i + 1);
 			if (item.flagged) flagged.push(i + 1);
 		});
 		var form = this.stage.querySelector('.run-question');
@@ -1144,10 +1164,10 @@
 		var buttons = nav.querySelectorAll('.run-nav-item');
 		for (var i = 0; i < buttons.length; i++) {
 			var item = run.items[i], b = buttons[i];
-			var state = [item.chosen.length ? 'answered' : 'not answered'];
+			var state = [isAnswered(item) ? 'answered' : 'not answered'];
 			if (item.flagged) state.push('flagged');
 			b.setAttribute('aria-label', 'Question ' + (i + 1) + ', ' + state.join(', '));
-			b.classList.toggle('is-answered', item.chosen.length > 0);
+			b.classList.toggle('is-answered', isAnswered(item));
 			b.classList.toggle('is-flagged', !!item.flagged);
 		}
 	};
@@ -1384,7 +1404,7 @@
 			var summary = el('summary', 'review-summary');
 			var mark = el('span', 'verdict ' + (item.right ? 'verdict-right' : 'verdict-wrong'));
 			mark.appendChild(icon(item.right ? '✓' : '✗'));
-			mark.appendChild(document.createTextNode(' ' + (item.right ? 'Correct' : item.chosen.length ? 'Incorrect' : 'Not answered')));
+			mark.appendChild(document.createTextNode(' ' + (item.right ? 'Correct' : isAnswered(item) ? 'Incorrect' : 'Not answered')));
 			summary.appendChild(mark);
 			summary.appendChild(el('span', 'review-number', ' · ' + (n + 1) + '. '));
 			summary.appendChild(cloneChildren(q.stem, el('span', 'review-stem')));
@@ -1398,12 +1418,16 @@
 				meta.appendChild(el('span', 'run-topic', q.topicTitle));
 			}
 			body.appendChild(meta);
+			if (q.typed) {
+				self.typedReview(item, body);
+			} else {
 			var yours = el('p', 'review-yours');
 			yours.appendChild(el('strong', null, 'Your answer: '));
 			if (item.chosen.length) self.appendAnswerText(q, item.chosen, yours);
 			else yours.appendChild(document.createTextNode('not answered'));
 			body.appendChild(yours);
-			if (!item.right) {
+			}
+			if (!item.right && !q.typed) {
 				var right = el('p', 'review-right');
 				right.appendChild(el('strong', null, 'The right answer: '));
 				self.appendAnswerText(q, correctIndexes(q), right);
@@ -1629,6 +1653,130 @@
 			}
 		});
 		this.form.parentNode.insertBefore(p, this.form.nextSibling);
+	};
+
+	/* ---- typed answers (answer.js scores them) ---- */
+
+	/* Whether a question of the run has an answer: a choice, or something typed. */
+	function isAnswered(item) {
+		return item.q.typed ? !!(item.typed && item.typed.replace(/\s+/g, '')) : item.chosen.length > 0;
+	}
+
+	/* What stops Check on a typed answer, in words, or null. */
+	function typedProblem(item) {
+		var r = window.quizdeckAnswer.score(item.q.typed, item.typed);
+		if (r.problem === 'empty') return 'Type an answer first.';
+		if (r.problem === 'not-a-number')
+			return 'That is not a number this test can read: write it like 0.25' +
+				(item.q.typed.decimalComma ? ', 0,25' : '') + ' or 2.5e-1, digits only, no thousands separators.';
+		return null;
+	}
+
+	/* Text as typed or as the author wrote it: a program's output as a block. */
+	function typedNode(q, text) {
+		if (q.typed.kind === 'output') {
+			var pre = el('pre', 'run-typed-text');
+			pre.appendChild(el('code', null, text));
+			return pre;
+		}
+		return el('span', 'run-typed-text', text);
+	}
+
+	/* "The right answer: ..." with any others accepted; a block for an output. */
+	function typedRight(q) {
+		var box = el('div', 'run-answer');
+		var head = el('p', null);
+		head.appendChild(el('strong', null, 'The right answer: '));
+		box.appendChild(head);
+		var accepted = q.options.filter(function (o) { return o.correct; });
+		accepted.forEach(function (o, k) {
+			var to = q.typed.kind === 'output' ? box : head;
+			if (k === 1) head.appendChild(document.createTextNode(q.typed.kind === 'output' ? ' (also accepted, below)' : ' (also accepted: '));
+			else if (k > 1 && q.typed.kind !== 'output') head.appendChild(document.createTextNode('; '));
+			to.appendChild(typedNode(q, o.answer));
+		});
+		if (accepted.length > 1 && q.typed.kind !== 'output') head.appendChild(document.createTextNode(')'));
+		return box;
+	}
+
+	/* "Your answer: ...", and the feedback of the answer it matched. */
+	function typedYours(item, to) {
+		var q = item.q;
+		var yours = el(q.typed.kind === 'output' ? 'div' : 'p', 'review-yours');
+		yours.appendChild(el('strong', null, 'Your answer: '));
+		if (isAnswered(item)) yours.appendChild(typedNode(q, item.typed));
+		else yours.appendChild(document.createTextNode('not answered'));
+		to.appendChild(yours);
+		var r = window.quizdeckAnswer.score(q.typed, item.typed);
+		if (r.problem === 'not-a-number')
+			to.appendChild(el('p', 'run-feedback', 'This is not read as a number.'));
+		var hit = r.match >= 0 ? q.options[r.match] : null;
+		if (hit && hit.feedback) {
+			var about = el('div', 'run-feedback run-feedback-yours');
+			var lead = el('p', 'run-feedback-lead');
+			lead.appendChild(el('strong', null, 'On your answer:'));
+			about.appendChild(lead);
+			cloneChildren(hit.feedback, about);
+			to.appendChild(about);
+		}
+		return r;
+	}
+
+	/* The input box of a typed question, described by what it accepts. */
+	QuizPage.prototype.typedField = function (item, shown) {
+		var self = this, t = item.q.typed;
+		var box = el('div', 'run-typed');
+		var label = el('label', 'run-typed-label', t.kind === 'output' ? 'What the program prints' : 'Your answer');
+		label.htmlFor = 'run-typed-input';
+		var input = el(t.kind === 'output' ? 'textarea' : 'input', 'run-typed-input');
+		input.id = 'run-typed-input';
+		if (t.kind === 'output') {
+			var lines = 1;
+			t.answers.forEach(function (a) { lines = Math.max(lines, a.answer.split('\n').length); });
+			input.rows = Math.min(12, lines + 1);
+		} else {
+			input.type = 'text';
+			if (t.kind === 'number') input.inputMode = 'decimal';
+		}
+		input.setAttribute('autocomplete', 'off');
+		input.setAttribute('autocapitalize', 'off');
+		input.spellcheck = false;
+		input.value = item.typed || '';
+		input.readOnly = shown;
+		input.addEventListener('input', function () { self.readChoice(); });
+		box.appendChild(label);
+		box.appendChild(input);
+		if (t.prompt) {
+			var help = cloneChildren(t.prompt, el('p', 'run-typed-help'));
+			help.id = 'run-typed-help';
+			input.setAttribute('aria-describedby', 'run-typed-help');
+			box.appendChild(help);
+		}
+		if (shown && isAnswered(item)) box.appendChild(optionTag(isRight(item), true));
+		this.typedInput = input;
+		return box;
+	};
+
+	/* The verdict of a typed question: right or wrong, what was typed and
+	 * its feedback, the right answer. */
+	QuizPage.prototype.typedVerdict = function (item) {
+		var box = el('div', 'run-verdict');
+		box.tabIndex = -1;
+		var right = isRight(item);
+		var line = el('p', 'verdict ' + (right ? 'verdict-right' : 'verdict-wrong'));
+		line.appendChild(icon(right ? '✓' : '✗'));
+		line.appendChild(document.createTextNode(' ' +
+			(right ? 'Correct' : isAnswered(item) ? 'Incorrect' : 'Not answered')));
+		box.appendChild(line);
+		typedYours(item, box);
+		if (!right) box.appendChild(typedRight(item.q));
+		return box;
+	};
+
+	/* A typed question in the review: what was typed, its feedback, the right answer. */
+	QuizPage.prototype.typedReview = function (item, body) {
+		typedYours(item, body);
+		if (!item.right) body.appendChild(typedRight(item.q));
 	};
 
 	function formatDate(iso) {
