@@ -287,12 +287,13 @@ S_item_code(cmark_node *item)
 }
 
 /*
- * Reads option i's typed answer into o; returns its kind, or -1 after an
- * error said why.
+ * Reads option i's typed answer into o; returns its kind, as far as it
+ * can tell when it is written wrong: *bad is then set, after an error
+ * said why.
  */
-static int
+static enum answer_kind
 S_typed_option(struct doc *d, struct question *q, size_t i, cmark_node *item, char *text,
-    struct diag_list *dl)
+    int *bad, struct diag_list *dl)
 {
 	struct quiz_option *o = &q->options[i];
 	const char *file = d->src->display;
@@ -307,7 +308,8 @@ S_typed_option(struct doc *d, struct question *q, size_t i, cmark_node *item, ch
 			diag_error(dl, file, o->line, o->col,
 			    "option %zu of question \"%s\" has both \"= %s\" and a code block: a program's "
 			    "output is the block alone, under a line holding only - [x] =", i + 1, q->id, text);
-			return -1;
+			*bad = 1;
+			return ANSWER_OUTPUT;
 		}
 		o->answer = xstrdup(cmark_node_get_literal(code) ? cmark_node_get_literal(code) : "");
 		for (n = strlen(o->answer); n > 0 && o->answer[n - 1] == '\n'; n--)
@@ -318,7 +320,8 @@ S_typed_option(struct doc *d, struct question *q, size_t i, cmark_node *item, ch
 		diag_error(dl, file, o->line, o->col,
 		    "option %zu of question \"%s\" has nothing after =: write the answer after it "
 		    "(- [x] = 42), or a fenced code block under it for a program's output", i + 1, q->id);
-		return -1;
+		*bad = 1;
+		return ANSWER_TEXT;
 	}
 	o->answer = xstrdup(text);
 	if (q->exact)
@@ -327,7 +330,8 @@ S_typed_option(struct doc *d, struct question *q, size_t i, cmark_node *item, ch
 	if (rc < 0) {
 		diag_error(dl, file, o->line, o->col, "option %zu of question \"%s\", = %s: %s",
 		    i + 1, q->id, text, why);
-		return -1;
+		*bad = 1;
+		return ANSWER_NUMBER;
 	}
 	if (rc == 0)
 		return ANSWER_TEXT;
@@ -349,7 +353,7 @@ S_typed_answers(struct doc *d, struct question *q, const struct question_nodes *
 {
 	const char *file = d->src->display;
 	char **texts = xcalloc(q->noptions + 1, sizeof(*texts));
-	int *kinds = xcalloc(q->noptions + 1, sizeof(*kinds));
+	enum answer_kind *kinds = xcalloc(q->noptions + 1, sizeof(*kinds));
 	size_t i, ntyped = 0, first = q->noptions;
 	int typed = 0, bad = 0;
 
@@ -368,12 +372,10 @@ S_typed_answers(struct doc *d, struct question *q, const struct question_nodes *
 				    "option %zu of question \"%s\" does not start with = but option 1 does: "
 				    "a question takes typed answers (every option - [x] = ...) or choices (none "
 				    "starting with =), not both", i + 1, q->id);
-		q->kind = ANSWER_TEXT;
 		goto out;
 	}
 	for (i = 0; i < q->noptions; i++) {
-		kinds[i] = S_typed_option(d, q, i, qn->options[i].item, texts[i], dl);
-		bad |= kinds[i] < 0;
+		kinds[i] = S_typed_option(d, q, i, qn->options[i].item, texts[i], &bad, dl);
 		if (first == q->noptions && q->options[i].correct)
 			first = i;
 	}
@@ -383,13 +385,13 @@ S_typed_answers(struct doc *d, struct question *q, const struct question_nodes *
 		    "an unchecked - [ ] = ... is a wrong answer it expects, shown with its feedback", q->id);
 		first = 0;
 	}
-	q->kind = kinds[first] > 0 ? (enum answer_kind)kinds[first] : ANSWER_TEXT;
+	q->kind = kinds[first];
 	for (i = 0; i < q->noptions && !bad; i++)
 		if (kinds[i] != kinds[first])
 			diag_error(dl, file, q->options[i].line, q->options[i].col,
 			    "option %zu of question \"%s\" is a %s answer, but option %zu, accepted, is a %s "
 			    "answer: a question's typed answers are all numbers, all text or all program "
-			    "output%s", i + 1, q->id, S_kind_name((enum answer_kind)kinds[i]), first + 1,
+			    "output%s", i + 1, q->id, S_kind_name(kinds[i]), first + 1,
 			    S_kind_name(q->kind), kinds[i] == ANSWER_NUMBER || q->kind == ANSWER_NUMBER ?
 			    " (mark the heading .exact to compare numbers as text)" : "");
 out:
