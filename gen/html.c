@@ -708,13 +708,13 @@ S_typed_prompt(const struct html *h, struct render_out *out, const struct questi
 					break;
 			if (k < i)
 				continue;
-			buf_puts(&b, nunits++ ? " or " : ", in ");
+			buf_puts(&b, nunits++ ? " or " : " in ");
 			buf_puts(&b, o->unit);
 		}
-		buf_puts(&b, ", written like 0.25, .25 or 2.5e-1");
+		buf_puts(&b, ", like 0.25, .25 or 2.5e-1");
 		if (answer_decimal_comma(h->site->cfg.language))
 			buf_puts(&b, " (or with a comma: 0,25)");
-		buf_puts(&b, nunits ? "; the unit may be left out, but a unit typed must be the same." :
+		buf_puts(&b, nunits ? "; the unit may be left out, but one typed must be the same." :
 		    ", without a unit.");
 		break;
 	case ANSWER_TEXT:
