@@ -242,3 +242,32 @@ for (const colorScheme of ['light', 'dark']) {
 		}
 	};
 }
+
+/* A site in German: the page marks its numbers as taking a decimal comma, and 0,2 is read as 0.2. */
+exports['typed answers: a decimal comma where the language writes one'] = async (env) => {
+	const fs = require('node:fs');
+	const os = require('node:os');
+	const { execFileSync } = require('node:child_process');
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quizdeck-comma-'));
+	const { context, page } = await newPage(env);
+	try {
+		fs.mkdirSync(path.join(dir, 'src/content/quiz'), { recursive: true });
+		fs.writeFileSync(path.join(dir, 'src/site.toml'), 'title = "Komma"\nlanguage = "de"\n');
+		fs.writeFileSync(path.join(dir, 'src/content/quiz/blase.md'), '+++\ntitle = "Blase"\n+++\n' +
+			'## Welcher Anteil ist Leerlauf? {#anteil .sample}\n\n- [x] = 1\n\nAlles.\n\n' +
+			'## Welcher Anteil der Zeit ist die Blase? {#blase}\n\n- [x] = 0.2 ± 0.01\n\nEin Fünftel.\n');
+		execFileSync(path.join(env.root, 'quizdeck'), ['build', '--no-pdf', '-C', path.join(dir, 'src'), '-o', path.join(dir, 'out')],
+			{ stdio: ['ignore', 'pipe', 'pipe'] });
+		await page.goto('file://' + path.join(dir, 'out/quiz/blase/index.html') + '?topic=&mix=steady&count=1&reveal=each');
+		assert.equal(await page.locator('#questions article#blase').getAttribute('data-decimal-comma'), 'true');
+		assert.match(await page.locator('#questions article#blase .typed-prompt').textContent(), /\(or with a comma: 0,25\)/);
+		await page.getByRole('button', { name: 'Start the test' }).click();
+		await box(page, 'blase').fill('0,2');
+		await page.getByRole('button', { name: 'Check' }).click();
+		await waitText(page.locator('#runner .run-verdict .verdict'), /^✓ Correct$/, 'verdict on 0,2');
+		noProblems(context);
+	} finally {
+		await context.close();
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+};
