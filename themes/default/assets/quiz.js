@@ -1421,17 +1421,17 @@
 			if (q.typed) {
 				self.typedReview(item, body);
 			} else {
-			var yours = el('p', 'review-yours');
-			yours.appendChild(el('strong', null, 'Your answer: '));
-			if (item.chosen.length) self.appendAnswerText(q, item.chosen, yours);
-			else yours.appendChild(document.createTextNode('not answered'));
-			body.appendChild(yours);
-			}
-			if (!item.right && !q.typed) {
-				var right = el('p', 'review-right');
-				right.appendChild(el('strong', null, 'The right answer: '));
-				self.appendAnswerText(q, correctIndexes(q), right);
-				body.appendChild(right);
+				var yours = el('p', 'review-yours');
+				yours.appendChild(el('strong', null, 'Your answer: '));
+				if (item.chosen.length) self.appendAnswerText(q, item.chosen, yours);
+				else yours.appendChild(document.createTextNode('not answered'));
+				body.appendChild(yours);
+				if (!item.right) {
+					var right = el('p', 'review-right');
+					right.appendChild(el('strong', null, 'The right answer: '));
+					self.appendAnswerText(q, correctIndexes(q), right);
+					body.appendChild(right);
+				}
 			}
 			item.chosen.forEach(function (i) {
 				if (q.options[i].feedback)
