@@ -65,6 +65,10 @@ exports['typed answers: answer.js reads numbers, text and output as documented (
 	assert.equal(a.score(exact, ' git stash ').right, true, '.exact trims the ends');
 	assert.equal(a.score(exact, 'Git stash').right, false, '.exact counts capitals');
 	assert.equal(a.score(exact, 'git  stash').right, false, '.exact counts spaces');
+	const choices = [{ correct: true }, { correct: false }, { correct: true }];
+	assert.equal(a.scoreChoice(choices, [2, 0]), true, 'every right option, in any order');
+	assert.equal(a.scoreChoice(choices, [0]), false, 'one right option of two is not the answer');
+	assert.equal(a.scoreChoice(choices, [0, 1, 2]), false, 'a wrong option with the right ones');
 	const out = { kind: 'output', answers: [{ correct: true, answer: 'a\n  b' }] };
 	assert.equal(a.score(out, 'a  \r\n  b\t\n\n').right, true, 'trailing spaces and empty last lines ignored');
 	assert.equal(a.score(out, 'a\nb').right, false, 'leading spaces count');

@@ -1,8 +1,9 @@
 /*
- * answer.js: reads and scores a typed answer, for any page that shows a
- * question (quiz.js on a test page). It holds no state and touches no
- * page: quizdeckAnswer.fromArticle reads a question's answers from its
- * article, quizdeckAnswer.score scores what was typed against them.
+ * answer.js: scores an answer to a question, for any page that shows one
+ * (quiz.js on a test page). It holds no state and touches no page:
+ * quizdeckAnswer.fromArticle reads a typed question's answers from its
+ * article, quizdeckAnswer.score scores what was typed against them, and
+ * quizdeckAnswer.scoreChoice scores the options chosen.
  *
  * The page carries everything needed, so scoring works offline: each
  * `ul.typed-answers > li` has data-correct and data-answer (the answer
@@ -116,6 +117,18 @@
 		return result;
 	}
 
+	/*
+	 * Whether the options chosen (indexes into options, each { correct })
+	 * are exactly the correct ones: one for a single answer, every one for
+	 * "select all that apply".
+	 */
+	function scoreChoice(options, chosen) {
+		var want = [];
+		options.forEach(function (o, i) { if (o.correct) want.push(i); });
+		if (want.length !== chosen.length) return false;
+		return want.every(function (i) { return chosen.indexOf(i) >= 0; });
+	}
+
 	/* A question's kind and answers, read from its article; null for a choice question. */
 	function fromArticle(article) {
 		var kind = article.getAttribute('data-kind');
@@ -145,7 +158,7 @@
 	}
 
 	var api = { readNumber: readNumber, foldText: foldText, foldOutput: foldOutput, score: score,
-		fromArticle: fromArticle };
+		scoreChoice: scoreChoice, fromArticle: fromArticle };
 	if (typeof module === 'object' && module.exports) module.exports = api;
 	else root.quizdeckAnswer = api;
 }(this));

@@ -199,7 +199,7 @@
 			var a = articles[i];
 			var level = a.getAttribute('data-difficulty');
 			if (LEVELS.indexOf(level) < 0) level = 'medium';
-			var typed = window.quizdeckAnswer ? window.quizdeckAnswer.fromArticle(a) : null;
+			var typed = window.quizdeckAnswer.fromArticle(a);
 			var options = typed ? typed.answers : [];
 			var items = a.querySelectorAll('ol.options > li.option');
 			for (var j = 0; j < items.length && !typed; j++) {
@@ -738,10 +738,7 @@
 
 	function isRight(item) {
 		if (item.q.typed) return window.quizdeckAnswer.score(item.q.typed, item.typed).right;
-		var want = [];
-		item.q.options.forEach(function (o, i) { if (o.correct) want.push(i); });
-		if (want.length !== item.chosen.length) return false;
-		return want.every(function (i) { return item.chosen.indexOf(i) >= 0; });
+		return window.quizdeckAnswer.scoreChoice(item.q.options, item.chosen);
 	}
 
 	/* Whether a question shows its answer now. */
@@ -1793,8 +1790,9 @@
 
 	function init() {
 		var form = document.getElementById('quiz-form');
+		/* answer.js scores; a theme that does not load it keeps the page as printed. */
 		if (!form || !document.getElementById('setup') || !document.getElementById('runner') ||
-		    !document.getElementById('questions'))
+		    !document.getElementById('questions') || !window.quizdeckAnswer)
 			return;
 		new QuizPage(form);
 	}
