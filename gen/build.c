@@ -19,6 +19,7 @@
 
 #include "export.h"
 #include "html.h"
+#include "offline.h"
 #include "pdf.h"
 #include "pool.h"
 #include "util.h"
@@ -597,12 +598,16 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 		}
 		goto out;
 	}
-	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, opt->cache, dl) == -1 || S_should_stop())
+	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, opt->cache, opt->offline, dl) == -1 ||
+	    S_should_stop())
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, &pdfs, dl) == -1 || S_should_stop()))
 		goto out;
 	if (opt->exports && (S_write_exports(site, opt, b->exportdir, &exports, dl) == -1 ||
 	    S_should_stop()))
+		goto out;
+	/* Last: the worker lists every file written before it. */
+	if (opt->offline && offline_write(site, b->staging, dl) == -1)
 		goto out;
 	/* Under --strict, a warning from the outputs fails the build: nothing is swapped in. */
 	if (diag_failed(dl))

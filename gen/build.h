@@ -27,6 +27,7 @@ struct build_options {
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
 	struct cache *cache;       /* serve's, or NULL: html_build */
+	int offline;               /* with html: the manifest and service worker (offline.h); never serve's */
 	struct build_counts *counts;   /* if not NULL, filled when the build succeeds */
 };
 

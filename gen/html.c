@@ -66,6 +66,7 @@ struct html {
 	 */
 	struct theme_writer *writer;
 	const volatile sig_atomic_t *stop; /* S_site_write's: non-zero ends the pages */
+	int offline;               /* pages link the manifest and offline.js; offline.html is written */
 };
 
 /* A topic's questions as a test page shows them. */
@@ -360,7 +361,7 @@ S_chars(const char *s)
 	return n;
 }
 
-enum page_kind { PAGE_HOME, PAGE_TEST, PAGE_DECK, PAGE_CHAPTER, PAGE_GUIDE, PAGE_404 };
+enum page_kind { PAGE_HOME, PAGE_TEST, PAGE_DECK, PAGE_CHAPTER, PAGE_GUIDE, PAGE_404, PAGE_OFFLINE };
 
 /* current: NULL, or aria-current's value ("page"; "true" for the item a page is part of). */
 static void
@@ -416,7 +417,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
     const char *description, const void *current)
 {
 	static const char *const body_classes[] = {
-		"page-home", "page-test", "page-deck", "page-chapter", "page-guide", "page-404",
+		"page-home", "page-test", "page-deck", "page-chapter", "page-guide", "page-404", "page-offline",
 	};
 	const struct config *cfg = &h->site->cfg;
 	struct tvars *v = tvars_new();
@@ -443,8 +444,10 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	tvars_text(v, body_classes[kind], "1");
 	if (kind == PAGE_TEST || kind == PAGE_DECK)
 		tvars_text(v, "interactive", "1");
+	if (h->offline)
+		tvars_text(v, "offline", "1");
 	tvars_text(v, "author", cfg->author);
-	if (cfg->base_url && *cfg->base_url && kind != PAGE_404) {
+	if (cfg->base_url && *cfg->base_url && kind != PAGE_404 && kind != PAGE_OFFLINE) {
 		const char *dir_end = path_has_suffix(page, "index.html") ?
 		    page + strlen(page) - strlen("index.html") : page + strlen(page);
 
@@ -1654,6 +1657,20 @@ S_not_found(struct html *h)
 }
 
 /*
+ * What the service worker shows for a page not saved yet, offline: the
+ * 404 part, told by page-offline to say so (offline.h).
+ */
+static int
+S_offline_page(struct html *h)
+{
+	struct tvars *v = S_common(h, PAGE_OFFLINE, OUTPUT_OFFLINE_PAGE, "You are offline", NULL, NULL);
+	int rc = S_write_page(h, THEME_NOT_FOUND, v, OUTPUT_OFFLINE_PAGE);
+
+	tvars_free(v);
+	return rc;
+}
+
+/*
  * The files below outdir/assets/ (the theme's, copied first), as paths
  * below outdir compared the way a disk that ignores case or normalises
  * Unicode would (md_casefold), sorted.
@@ -1862,7 +1879,10 @@ S_free_search(struct html *h)
 
 /* ---- the pages, in parallel ------------------------------------------- */
 
-/* Page `i` of the site: the home page, the tests, the decks, the chapters, the guide's contents, 404.html. */
+/*
+ * Page `i` of the site: the home page, the tests, the decks, the
+ * chapters, the guide's contents, 404.html, then offline.html when h->offline.
+ */
 static int
 S_page(struct html *h, size_t i)
 {
@@ -1881,7 +1901,7 @@ S_page(struct html *h, size_t i)
 		return S_chapter(h, site->chapters[i], i);
 	if (i == site->nchapters)
 		return S_guide(h);
-	return S_not_found(h);
+	return i == site->nchapters + 1 ? S_not_found(h) : S_offline_page(h);
 }
 
 /* What a topic's questions show besides its own doc. */
@@ -2072,7 +2092,7 @@ static int
 S_pages(struct html *h, int nthreads)
 {
 	const struct site *site = h->site;
-	size_t n = 3 + site->ntests + site->ndecks + site->nchapters, i, k;
+	size_t n = 3 + site->ntests + site->ndecks + site->nchapters + (h->offline != 0), i, k;
 	struct page_batch pb;
 	int rc = 0;
 
@@ -2244,7 +2264,7 @@ S_site_close(struct html_site *hs)
 
 int
 html_build(const struct site *site, const char *outdir, int nthreads,
-    const volatile sig_atomic_t *stop, struct cache *cache, struct diag_list *dl)
+    const volatile sig_atomic_t *stop, struct cache *cache, int offline, struct diag_list *dl)
 {
 	struct html_site *hs = S_site_open(site, dl);
 	int rc;
@@ -2252,6 +2272,7 @@ html_build(const struct site *site, const char *outdir, int nthreads,
 	if (hs == NULL)
 		return -1;
 	hs->h.cache = outdir ? cache : NULL;
+	hs->h.offline = offline;
 	rc = outdir ? S_site_write(hs, outdir, nthreads, stop, dl) : 0;
 	S_site_close(hs);
 	return rc;

@@ -26,8 +26,12 @@
  * again, and files the last build wrote that this one does not are
  * removed. A cache must be dropped after a build that failed, and
  * whenever the theme or site.toml changes: neither is in its keys.
+ *
+ * With offline set (a build to host, not serve's) every page links the
+ * manifest and assets/offline.js, which registers the service worker
+ * (offline.h), and OUTPUT_OFFLINE_PAGE is written for the worker to show.
  */
 int html_build(const struct site *site, const char *outdir, int nthreads,
-    const volatile sig_atomic_t *stop, struct cache *cache, struct diag_list *dl);
+    const volatile sig_atomic_t *stop, struct cache *cache, int offline, struct diag_list *dl);
 
 #endif

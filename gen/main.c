@@ -363,7 +363,7 @@ S_check_outputs(const struct site *site, struct diag_list *dl)
 {
 	size_t i;
 
-	html_build(site, NULL, 1, NULL, NULL, dl);
+	html_build(site, NULL, 1, NULL, NULL, 0, dl);
 	for (i = 0; i < site->ndecks; i++)
 		if (pdf_write_deck(site, site->decks[i], &site->cfg.print, NULL, site->jobs,
 		    NULL, dl) == -1)
@@ -550,6 +550,7 @@ S_cmd_build(const struct cli *cli, int html, unsigned exports)
 	bo.html = html;
 	bo.pdf = (html || !exports) && !cli->no_pdf;
 	bo.exports = exports;
+	bo.offline = html;
 	bo.decks = cli->args;
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = !cli->quiet && isatty(fileno(stderr));

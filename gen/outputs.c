@@ -230,6 +230,12 @@ outputs_check(const struct site *site, struct diag_list *dl)
 	S_output_add(&o, OUTPUT_SEARCH_INDEX, "the search index", 0, 0);
 	if (site->nchapters > 0)
 		S_output_add(&o, OUTPUT_GUIDE_CONTENTS, "the guide's contents page", 0, 0);
+	/* serve writes none of these, but checks as a build would. */
+	S_output_add(&o, OUTPUT_OFFLINE_PAGE, "the offline page", 0, 0);
+	S_output_add(&o, OUTPUT_MANIFEST, "the web app manifest", 0, 0);
+	S_output_add(&o, OUTPUT_SERVICE_WORKER, "the service worker", 0, 0);
+	S_output_add(&o, OUTPUT_ICON_192, "the app icon", 0, 0);
+	S_output_add(&o, OUTPUT_ICON_512, "the app icon", 0, 0);
 	for (i = 0; i < site->ntests; i++)
 		S_output_add(&o, site->tests[i]->url, site->tests[i]->index ?
 		    site->tests[i]->index->src->display : site->tests[i]->slug, 0, 0);

@@ -11,8 +11,9 @@
 /*
  * An error for each output that would be written over another on a
  * disk that ignores case or normalises Unicode: the home, 404, sitemap,
- * search index and guide contents, every test, deck, deck PDF and
- * chapter page, and every asset links_resolve found (so it
+ * search index and guide contents, the offline files (OUTPUT_OFFLINE_PAGE
+ * ... OUTPUT_ICON_512), every test, deck, deck PDF and chapter page, and
+ * every asset links_resolve found (so it
  * runs after that), each with the folders above it. Messages go in the
  * order of the name they are about, each naming the source that sorts
  * first.
@@ -21,6 +22,12 @@
 #define OUTPUT_SEARCH_INDEX "assets/search-index.js"
 /* The guide's contents page, written when the guide has a chapter. */
 #define OUTPUT_GUIDE_CONTENTS "guide/index.html"
+/* What a build to host writes for offline use (offline.h), below out/. */
+#define OUTPUT_OFFLINE_PAGE "offline.html"
+#define OUTPUT_MANIFEST "manifest.webmanifest"
+#define OUTPUT_SERVICE_WORKER "sw.js"
+#define OUTPUT_ICON_192 "icon-192.png"
+#define OUTPUT_ICON_512 "icon-512.png"
 
 void outputs_check(const struct site *site, struct diag_list *dl);
 

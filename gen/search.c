@@ -14,27 +14,6 @@
 /* An excerpt is cut at a word near this many bytes: the index stays small and a result one line or two. */
 #define SEARCH_EXCERPT 150
 
-/* s as a JSON string, safe inside a script: no raw control character, line or paragraph separator. */
-static void
-S_json_string(struct buf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	buf_putc(b, '"');
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			buf_printf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<')
-			buf_printf(b, "\\u%04x", *p);
-		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-			buf_printf(b, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
-			p += 2;
-		} else
-			buf_putc(b, *p);
-	}
-	buf_putc(b, '"');
-}
-
 /*
  * Appends the plain text of node to an excerpt, whitespace runs made one
  * space, until it holds SEARCH_EXCERPT bytes; then cuts it at the last
@@ -81,19 +60,19 @@ S_entry(struct buf *b, const char *kind, const char *title, const char *where1,
 	char *u = id ? xconcat(url, "#", id, NULL) : xstrdup(url);
 
 	buf_puts(b, "{\"kind\":");
-	S_json_string(b, kind);
+	buf_put_json_string(b, kind);
 	buf_puts(b, ",\"title\":");
-	S_json_string(b, title);
+	buf_put_json_string(b, title);
 	buf_puts(b, ",\"where\":[");
-	S_json_string(b, where1);
+	buf_put_json_string(b, where1);
 	if (where2) {
 		buf_putc(b, ',');
-		S_json_string(b, where2);
+		buf_put_json_string(b, where2);
 	}
 	buf_puts(b, "],\"url\":");
-	S_json_string(b, u);
+	buf_put_json_string(b, u);
 	buf_puts(b, ",\"text\":");
-	S_json_string(b, text);
+	buf_put_json_string(b, text);
 	buf_puts(b, "},\n");
 	free(u);
 }

@@ -217,6 +217,26 @@ buf_printf(struct buf *b, const char *fmt, ...)
 }
 
 void
+buf_put_json_string(struct buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	buf_putc(b, '"');
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<')
+			buf_printf(b, "\\u%04x", *p);
+		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			buf_printf(b, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+			p += 2;
+		} else
+			buf_putc(b, *p);
+	}
+	buf_putc(b, '"');
+}
+
+void
 buf_put_utf8(struct buf *b, uint32_t cp)
 {
 	unsigned char s[4];

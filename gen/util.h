@@ -59,6 +59,11 @@ void buf_putc(struct buf *b, int c);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/*
+ * Appends s (NULL: empty) as a JSON string that is also safe inside a
+ * script: no raw control character, '<', line or paragraph separator.
+ */
+void buf_put_json_string(struct buf *b, const char *s);
 /* Appends the UTF-8 encoding of code point cp (must be valid). */
 void buf_put_utf8(struct buf *b, uint32_t cp);
 /* Hands the contents to the caller (who frees them) and empties b. */

@@ -21,7 +21,7 @@ LAYERS = [
     ("index", {"answer", "model", "quiz", "deck", "guide", "site"}),
     ("link", {"links", "outputs"}),
     ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki"}),
-    ("outputs", {"html", "pdf", "export"}),
+    ("outputs", {"html", "pdf", "export", "offline"}),
     ("commands", {"build", "scaffold"}),
     ("serve", {"serve"}),
     ("main", {"main"}),
