@@ -152,6 +152,29 @@ test_same_path(void)
 	free(got);
 }
 
+/* What a build writes for offline use takes its names before content does. */
+static void
+test_offline_names(void)
+{
+	struct fake f;
+	char *got;
+
+	CHECK_GROUP("outputs, the offline files");
+	memset(&f, 0, sizeof(f));
+	S_asset(&f, "sw.js", "content/sw.js");
+	S_asset(&f, "Offline.html", "content/Offline.html");
+	S_asset(&f, "icon-512.png", "content/icon-512.png");
+	got = S_check(&f.site);
+	CHECK_STR(got,
+	    "content/icon-512.png: error: would be written to out/icon-512.png, as the app icon is: "
+	    "rename or move one\n"
+	    "content/Offline.html: error: out/Offline.html and out/offline.html (for the offline page) "
+	    "are one file on a case-insensitive disk (macOS, Windows): rename one\n"
+	    "content/sw.js: error: would be written to out/sw.js, as the service worker is: rename or move one",
+	    "a content file on the worker's, an icon's or the offline page's name is refused, in the order of the names");
+	free(got);
+}
+
 static void
 test_folder(void)
 {
@@ -299,6 +322,7 @@ main(void)
 	test_export();
 	test_composition();
 	test_same_path();
+	test_offline_names();
 	test_folder();
 	test_many();
 	return check_finish();
