@@ -53,21 +53,23 @@ static const char usage_main[] =
 
 static const char usage_build[] =
 "usage: quizdeck build [-C DIR] [-o OUT] [-j N] [-q] [--strict] [--no-pdf]\n"
-"                      [--no-export]\n"
+"                      [--no-export] [--no-offline]\n"
 "\n"
 "Writes the static site, out/print/DECK.pdf for every deck and\n"
 "out/export/ (`quizdeck export --help`). The build goes to a staging\n"
 "folder and replaces OUT only when all of it succeeded, then one line\n"
 "says what was written, in how long and where.\n"
 "\n"
-"  -C DIR       the site's folder (default: .)\n"
-"  -o OUT       the output folder (default: DIR/out)\n"
-"  -j N         work on N threads (default: one per core); the output is\n"
-"               the same for any N\n"
-"  -q           no summary line (and no progress line)\n"
-"  --strict     warnings are errors\n"
-"  --no-pdf     skip the PDF flashcards\n"
-"  --no-export  skip out/export/\n";
+"  -C DIR        the site's folder (default: .)\n"
+"  -o OUT        the output folder (default: DIR/out)\n"
+"  -j N          work on N threads (default: one per core); the output is\n"
+"                the same for any N\n"
+"  -q            no summary line (and no progress line)\n"
+"  --strict      warnings are errors\n"
+"  --no-pdf      skip the PDF flashcards\n"
+"  --no-export   skip out/export/\n"
+"  --no-offline  no service worker or app manifest: the hosted site then\n"
+"                works offline only opened from disk, as serve shows it\n";
 
 static const char usage_check[] =
 "usage: quizdeck check [-C DIR] [--strict] [--dump]\n"
@@ -237,6 +239,7 @@ struct cli {
 	int dump;
 	int no_pdf;
 	int no_export;
+	int no_offline;
 	int calibration;
 	int port;
 	const char *bind;          /* serve's address, numeric */
@@ -550,7 +553,7 @@ S_cmd_build(const struct cli *cli, int html, unsigned exports)
 	bo.html = html;
 	bo.pdf = (html || !exports) && !cli->no_pdf;
 	bo.exports = exports;
-	bo.offline = html;
+	bo.offline = html && !cli->no_offline;
 	bo.decks = cli->args;
 	bo.ndecks = (size_t)cli->nargs;
 	bo.progress = !cli->quiet && isatty(fileno(stderr));
@@ -652,7 +655,7 @@ S_cmd_new(const struct cli *cli)
 }
 
 enum {
-	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
+	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_NO_OFFLINE, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
 	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION,
 	OPT_NO_EXPORT
 };
@@ -664,6 +667,7 @@ static const struct option long_options[] = {
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "no-pdf", no_argument, NULL, OPT_NO_PDF },
 	{ "no-export", no_argument, NULL, OPT_NO_EXPORT },
+	{ "no-offline", no_argument, NULL, OPT_NO_OFFLINE },
 	{ "paper", required_argument, NULL, OPT_PAPER },
 	{ "card", required_argument, NULL, OPT_CARD },
 	{ "duplex", required_argument, NULL, OPT_DUPLEX },
@@ -706,6 +710,7 @@ S_allowed(const char *cmd, int opt)
 		return !strcmp(cmd, "check");
 	case OPT_NO_PDF:
 	case OPT_NO_EXPORT:
+	case OPT_NO_OFFLINE:
 		return !strcmp(cmd, "build");
 	case OPT_PAPER: case OPT_CARD: case OPT_DUPLEX: case OPT_CUT_MARKS:
 	case OPT_BACK_OFFSET: case OPT_CALIBRATION:
@@ -863,6 +868,7 @@ S_main(int argc, char *argv[])
 		case OPT_DUMP: cli.dump = 1; break;
 		case OPT_NO_PDF: cli.no_pdf = 1; break;
 		case OPT_NO_EXPORT: cli.no_export = 1; break;
+		case OPT_NO_OFFLINE: cli.no_offline = 1; break;
 		case OPT_PAPER: cli.paper = optarg; break;
 		case OPT_CARD: cli.card = optarg; break;
 		case OPT_DUPLEX: cli.duplex = optarg; break;

@@ -7,8 +7,8 @@
 # and a new hash for the page changed only. The manifest has what an
 # installable app needs (Chromium's criteria: name, start_url, display
 # standalone, PNG icons of 192 and 512 px), in the theme's colours, and
-# icons of those sizes painted in them. `quizdeck serve` writes none of it
-# and its pages link none of it.
+# icons of those sizes painted in them. `quizdeck serve` and `build
+# --no-offline` write none of it and their pages link none of it.
 set -u
 Q=${QUIZDECK:-./quizdeck}
 case $Q in /*) ;; *) Q=$PWD/$Q ;; esac
@@ -160,6 +160,19 @@ if ! grep -q 'You are offline' "$tmp/a/404.html" && grep -q 'Page not found' "$t
 	ok "404.html stays the 404 page"
 else
 	notok "404.html stays the 404 page" "$(grep -o '<h1>.*</h1>' "$tmp/a/404.html")"
+fi
+
+# --no-offline: none of it, and the pages link none of it.
+if "$Q" build -q --no-offline -C "$tmp/site" -o "$tmp/none" 2>"$tmp/err"; then
+	found=$(cd "$tmp/none" && ls sw.js manifest.webmanifest offline.html icon-192.png icon-512.png 2>/dev/null)
+	linked=$(grep -rl 'offline.js\|rel="manifest"' "$tmp/none" --include='*.html')
+	if [ -z "$found$linked" ]; then
+		ok "build --no-offline writes and links no offline file"
+	else
+		notok "build --no-offline writes and links no offline file" "$found $linked"
+	fi
+else
+	notok "build --no-offline writes and links no offline file" "the build failed: $(head -c 300 "$tmp/err")"
 fi
 
 # serve: no worker, no manifest, no link to either (a cache would fight live reload).

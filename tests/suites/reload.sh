@@ -129,7 +129,7 @@ settled() {
 		return
 	fi
 	rm -rf "$tmp/fresh"
-	if ! "$Q" build -C "$tmp/site" -o "$tmp/fresh" --no-pdf >"$tmp/fresh.log" 2>&1; then
+	if ! "$Q" build -C "$tmp/site" -o "$tmp/fresh" --no-pdf --no-offline >"$tmp/fresh.log" 2>&1; then
 		notok "$name" "the fresh build failed: $(head -c 300 "$tmp/fresh.log")"
 		return
 	fi
