@@ -12,6 +12,17 @@ cd "$(dirname "$0")/../.." || exit 2
 Q=${QUIZDECK:-./quizdeck}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# unstable OUT: removes what is not compared here.
+unstable() {
+	# The theme's files are copied as they are; the search index is built from the content.
+	find "$1/assets" -type f ! -name search-index.js -exec rm -f {} +
+	# An Anki package's bytes are SQLite's and zlib's; tests/suites/export.sh reads them back.
+	find "$1" -path "$1/export/*.apkg" -exec rm -f {} +
+	# The worker's list hashes the theme's files too, and the icons are pixels:
+	# tests/suites/offline.sh checks both against the files themselves.
+	rm -f "$1/sw.js" "$1/icon-192.png" "$1/icon-512.png"
+}
+
 sites="site unsafe"
 
 for name in $sites; do
@@ -22,13 +33,7 @@ for name in $sites; do
 		echo "not ok golden $name: the build failed: $(head -c 400 "$tmp/$name.log")"
 		continue
 	fi
-	# The theme's files are copied as they are; the search index is built from the content.
-	find "$out/assets" -type f ! -name search-index.js -exec rm -f {} +
-	# An Anki package's bytes are SQLite's and zlib's; tests/suites/export.sh reads them back.
-	find "$out" -path "$out/export/*.apkg" -exec rm -f {} +
-	# The worker's list hashes the theme's files too, and the icons are pixels:
-	# tests/suites/offline.sh checks both against the files themselves.
-	rm -f "$out/sw.js" "$out/icon-192.png" "$out/icon-512.png"
+	unstable "$out"
 	if [ "${UPDATE:-}" = 1 ]; then
 		rm -rf "$exp"
 		cp -R "$out" "$exp"
@@ -66,10 +71,7 @@ if [ -x "$asan" ] && [ "${UPDATE:-}" != 1 ]; then
 		ASAN_OPTIONS=detect_leaks=1 "$asan" build -C "tests/golden/$name" -o "$out" --no-pdf \
 			>"$tmp/asan-$name.log" 2>&1
 		rc=$?
-		# The theme's files are copied as they are; the search index is built from the content.
-	find "$out/assets" -type f ! -name search-index.js -exec rm -f {} +
-		# An Anki package's bytes are SQLite's and zlib's; tests/suites/export.sh reads them back.
-		find "$out" -path "$out/export/*.apkg" -exec rm -f {} +
+		unstable "$out"
 		if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp/asan-$name.log"; then
 			echo "not ok golden asan $name: $(grep -m1 -E 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp/asan-$name.log")"
 		elif [ "$rc" -ne 0 ]; then
