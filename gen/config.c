@@ -38,6 +38,7 @@ config_defaults(struct config *c)
 	config_card_size("a7", &c->print.card_w, &c->print.card_h);
 	c->print.duplex = DUPLEX_LONG_EDGE;
 	c->print.cut_marks = CUT_CORNERS;
+	c->print.layout = LAYOUT_AUTO;
 	c->print.font = xstrdup("Noto Sans");
 	c->print.min_font_size = 7;
 	c->limits.max_file_size = CONFIG_MAX_FILE_SIZE;
@@ -149,6 +150,7 @@ config_card_size(const char *name, double *w_mm, double *h_mm)
 
 static const char *const duplex_names[] = { "long-edge", "short-edge", "fold", "single" };
 static const char *const cut_names[] = { "corners", "lines", "none" };
+static const char *const layout_names[] = { "auto", "full", "margins" };
 
 int
 config_parse_duplex(const char *s, enum duplex_mode *out)
@@ -182,6 +184,19 @@ config_parse_cut_marks(const char *s, enum cut_marks *out)
 	return -1;
 }
 
+int
+config_parse_layout(const char *s, enum print_layout *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(layout_names) / sizeof(layout_names[0]); i++)
+		if (strcasecmp(s, layout_names[i]) == 0) {
+			*out = (enum print_layout)i;
+			return 0;
+		}
+	return -1;
+}
+
 const char *
 config_choice_name(enum config_choice which, size_t i)
 {
@@ -194,6 +209,8 @@ config_choice_name(enum config_choice which, size_t i)
 		return i < sizeof(duplex_names) / sizeof(duplex_names[0]) ? duplex_names[i] : NULL;
 	case CONFIG_CUT_MARKS:
 		return i < sizeof(cut_names) / sizeof(cut_names[0]) ? cut_names[i] : NULL;
+	case CONFIG_LAYOUT:
+		return i < sizeof(layout_names) / sizeof(layout_names[0]) ? layout_names[i] : NULL;
 	}
 	return NULL;
 }
@@ -368,7 +385,7 @@ static const char *const root_keys[] = { "title", "description", "language", "au
 static const char *const quiz_keys[] = { "questions", "reveal", "seconds", "pass_mark" };
 static const char *const seconds_keys[] = { "easy", "medium", "hard" };
 static const char *const markdown_keys[] = { "unsafe_html" };
-static const char *const print_keys[] = { "paper", "card", "duplex", "cut_marks", "font",
+static const char *const print_keys[] = { "paper", "card", "duplex", "cut_marks", "layout", "font",
     "min_font_size", "back_offset" };
 static const char *const limits_keys[] = { "max_file_size", "max_elements" };
 #define S_KEYS(v) (v), sizeof(v) / sizeof((v)[0])
@@ -550,6 +567,9 @@ S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
 		} else if (strcmp(kv->key, "cut_marks") == 0) {
 			if (config_parse_cut_marks(s, &p->cut_marks) == -1)
 				S_bad_choice(r, kv, "\"%%s\" must be %s, not \"%%s\"", CONFIG_CUT_MARKS, NULL);
+		} else if (strcmp(kv->key, "layout") == 0) {
+			if (config_parse_layout(s, &p->layout) == -1)
+				S_bad_choice(r, kv, "\"%%s\" must be %s, not \"%%s\"", CONFIG_LAYOUT, NULL);
 		} else if (strcmp(kv->key, "font") == 0) {
 			if (*s == '\0')
 				S_bad(r, kv, "\"%s\" may not be empty%s", "");
@@ -704,6 +724,8 @@ config_apply_print(struct print_config *pc, const struct print_overrides *po)
 		return PRINT_BAD_DUPLEX;
 	if (po->cut_marks && config_parse_cut_marks(po->cut_marks, &pc->cut_marks) == -1)
 		return PRINT_BAD_CUT_MARKS;
+	if (po->layout && config_parse_layout(po->layout, &pc->layout) == -1)
+		return PRINT_BAD_LAYOUT;
 	if (po->back_offset && config_parse_offset(po->back_offset,
 	    &pc->back_offset_x, &pc->back_offset_y) == -1)
 		return PRINT_BAD_BACK_OFFSET;

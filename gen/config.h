@@ -9,6 +9,8 @@
 enum reveal_mode { REVEAL_EACH, REVEAL_END };
 enum duplex_mode { DUPLEX_LONG_EDGE, DUPLEX_SHORT_EDGE, DUPLEX_FOLD, DUPLEX_SINGLE };
 enum cut_marks { CUT_CORNERS, CUT_LINES, CUT_NONE };
+/* How cards sit on a sheet (impose.h): auto picks full where more fit. */
+enum print_layout { LAYOUT_AUTO, LAYOUT_FULL, LAYOUT_MARGINS };
 
 struct print_config {
 	char *paper_name;          /* as written: "a4", "letter", "210x297mm" */
@@ -17,6 +19,7 @@ struct print_config {
 	double card_w, card_h;     /* millimetres */
 	enum duplex_mode duplex;
 	enum cut_marks cut_marks;
+	enum print_layout layout;
 	char *font;                /* fontconfig family */
 	double min_font_size;      /* points */
 	double back_offset_x;      /* millimetres, added to every back page */
@@ -74,6 +77,7 @@ int config_paper_size(const char *name, double *w_mm, double *h_mm);
 int config_card_size(const char *name, double *w_mm, double *h_mm);
 int config_parse_duplex(const char *s, enum duplex_mode *out);
 int config_parse_cut_marks(const char *s, enum cut_marks *out);
+int config_parse_layout(const char *s, enum print_layout *out);
 /* "0.5mm, -0.3mm" -> x, y in mm. 0 or -1. */
 int config_parse_offset(const char *s, double *x_mm, double *y_mm);
 const char *config_duplex_name(enum duplex_mode d);
@@ -83,11 +87,11 @@ const char *config_duplex_name(enum duplex_mode d);
  * given. They win over site.toml's [print] (site_options.print).
  */
 struct print_overrides {
-	const char *paper, *card, *duplex, *cut_marks, *back_offset;
+	const char *paper, *card, *duplex, *cut_marks, *back_offset, *layout;
 };
 enum print_override_error {
 	PRINT_OVERRIDE_OK, PRINT_BAD_PAPER, PRINT_BAD_CARD, PRINT_BAD_DUPLEX,
-	PRINT_BAD_CUT_MARKS, PRINT_BAD_BACK_OFFSET
+	PRINT_BAD_CUT_MARKS, PRINT_BAD_BACK_OFFSET, PRINT_BAD_LAYOUT
 };
 /*
  * Applies po to pc. On the first setting that does not parse it stops
@@ -107,7 +111,7 @@ enum print_override_error config_apply_print(struct print_config *pc,
  * without regard to case ("A4", "Letter"). config_choice_nearest gives
  * the name nearest to a mistyped s, for "did you mean", or NULL.
  */
-enum config_choice { CONFIG_PAPER, CONFIG_CARD, CONFIG_DUPLEX, CONFIG_CUT_MARKS };
+enum config_choice { CONFIG_PAPER, CONFIG_CARD, CONFIG_DUPLEX, CONFIG_CUT_MARKS, CONFIG_LAYOUT };
 const char *config_choice_name(enum config_choice which, size_t i);
 char *config_choice_list(enum config_choice which, const char *other);
 const char *config_choice_nearest(enum config_choice which, const char *s);

@@ -9,16 +9,16 @@
 /* Shorter ticks than this are left out: they would read as specks. */
 #define TICK_SHORTEST 0.5
 
-/* How many cards of `size` fit in `room` with the smallest gutter. */
+/* How many cards of `size` fit in `room` with gutters of `gutter`. */
 static int
-S_fit(double room, double size)
+S_fit(double room, double size, double gutter)
 {
 	double n;
 
-	if (room < size)
+	if (room < size - 1e-9)
 		return 0;
 	/* The epsilon lets a grid that fits exactly (10 business cards on A4) count. */
-	n = floor((room + IMPOSE_GUTTER_MIN) / (size + IMPOSE_GUTTER_MIN) + 1e-9);
+	n = floor((room + gutter) / (size + gutter) + 1e-9);
 	return n > 1000 ? 1000 : (int)n;
 }
 
@@ -47,9 +47,10 @@ S_try(struct impose *im, int rotated, enum impose_axis axis)
 {
 	double fw = rotated ? im->card_h : im->card_w;
 	double fh = rotated ? im->card_w : im->card_h;
-	double aw = im->page_w - 2 * IMPOSE_MARGIN;
-	double ah = im->page_h - 2 * IMPOSE_MARGIN;
-	double g = IMPOSE_GUTTER_MAX;
+	double aw = im->page_w - 2 * im->margin;
+	double ah = im->page_h - 2 * im->margin;
+	double gmin = im->full ? 0 : IMPOSE_GUTTER_MIN;
+	double g = im->full ? 0 : IMPOSE_GUTTER_MAX;
 
 	im->rotated = rotated;
 	im->fold_axis = axis;
@@ -58,14 +59,14 @@ S_try(struct impose *im, int rotated, enum impose_axis axis)
 		/* Fronts take the left (or top) half, clear of the fold. */
 		if (axis == IMPOSE_VERTICAL) {
 			im->fold = im->page_w / 2;
-			aw = im->fold - IMPOSE_FOLD_GAP - IMPOSE_MARGIN;
+			aw = im->fold - im->fold_gap - im->margin;
 		} else {
 			im->fold = im->page_h / 2;
-			ah = im->fold - IMPOSE_FOLD_GAP - IMPOSE_MARGIN;
+			ah = im->fold - im->fold_gap - im->margin;
 		}
 	}
-	im->cols = S_fit(aw, fw);
-	im->rows = S_fit(ah, fh);
+	im->cols = S_fit(aw, fw, gmin);
+	im->rows = S_fit(ah, fh, gmin);
 	im->per_sheet = im->cols * im->rows;
 	if (im->per_sheet == 0)
 		return 0;
@@ -74,13 +75,17 @@ S_try(struct impose *im, int rotated, enum impose_axis axis)
 	if (im->rows > 1)
 		g = fmin(g, (ah - im->rows * fh) / (im->rows - 1));
 	im->gutter = g;
-	im->grid_x = IMPOSE_MARGIN + (aw - (im->cols * fw + (im->cols - 1) * g)) / 2;
-	im->grid_y = IMPOSE_MARGIN + (ah - (im->rows * fh + (im->rows - 1) * g)) / 2;
+	im->grid_x = im->margin + (aw - (im->cols * fw + (im->cols - 1) * g)) / 2;
+	im->grid_y = im->margin + (ah - (im->rows * fh + (im->rows - 1) * g)) / 2;
 	return im->per_sheet;
 }
 
-int
-impose_plan(struct impose *im, const struct print_config *pc)
+/*
+ * Lays the fronts out in one layout, the best of its turnings and fold
+ * axes. Returns the number of cards per sheet.
+ */
+static int
+S_best(struct impose *im, int full)
 {
 	/* In order of preference: a later choice must fit strictly more. */
 	static const struct { int rotated; enum impose_axis axis; } choices[] = {
@@ -90,6 +95,25 @@ impose_plan(struct impose *im, const struct print_config *pc)
 	size_t i, best = 0;
 	int n, most = 0;
 
+	im->full = full;
+	im->margin = full ? 0 : IMPOSE_MARGIN;
+	im->fold_gap = full ? 0 : IMPOSE_FOLD_GAP;
+	for (i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+		/* Only fold has an axis to choose. */
+		if (im->duplex != DUPLEX_FOLD && choices[i].axis != IMPOSE_VERTICAL)
+			continue;
+		n = S_try(im, choices[i].rotated, choices[i].axis);
+		if (n > most) {
+			most = n;
+			best = i;
+		}
+	}
+	return S_try(im, choices[best].rotated, choices[best].axis);
+}
+
+int
+impose_plan(struct impose *im, const struct print_config *pc)
+{
 	memset(im, 0, sizeof(*im));
 	im->page_w = pc->paper_w;
 	im->page_h = pc->paper_h;
@@ -100,20 +124,15 @@ impose_plan(struct impose *im, const struct print_config *pc)
 		im->back_dx = pc->back_offset_x;
 		im->back_dy = pc->back_offset_y;
 	}
-	for (i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
-		/* Only fold has an axis to choose. */
-		if (pc->duplex != DUPLEX_FOLD && choices[i].axis != IMPOSE_VERTICAL)
-			continue;
-		n = S_try(im, choices[i].rotated, choices[i].axis);
-		if (n > most) {
-			most = n;
-			best = i;
-		}
-	}
-	if (most == 0)
-		return -1;
-	S_try(im, choices[best].rotated, choices[best].axis);
-	return 0;
+	if (pc->layout == LAYOUT_AUTO) {
+		int margins = S_best(im, 0);
+
+		/* Cards apart are easier to cut and print: full only where it gains. */
+		if (S_best(im, 1) <= margins)
+			S_best(im, 0);
+	} else
+		S_best(im, pc->layout == LAYOUT_FULL);
+	return im->per_sheet > 0 ? 0 : -1;
 }
 
 size_t
@@ -201,7 +220,7 @@ size_t
 impose_cut_marks_max(const struct impose *im)
 {
 	size_t corners = 8 * (size_t)im->per_sheet;
-	size_t lines = 2 * (size_t)(im->cols + im->rows);
+	size_t lines = 2 * (size_t)(im->cols + im->rows) + 2;
 
 	return corners > lines ? corners : lines;
 }
@@ -210,10 +229,10 @@ impose_cut_marks_max(const struct impose *im)
 static void
 S_mark_area(const struct impose *im, double *x0, double *y0, double *x1, double *y1)
 {
-	*x0 = IMPOSE_MARGIN;
-	*y0 = IMPOSE_MARGIN;
-	*x1 = im->page_w - IMPOSE_MARGIN;
-	*y1 = im->page_h - IMPOSE_MARGIN;
+	*x0 = im->margin;
+	*y0 = im->margin;
+	*x1 = im->page_w - im->margin;
+	*y1 = im->page_h - im->margin;
 	if (im->duplex != DUPLEX_FOLD)
 		return;
 	/* Marks stop a millimetre short of the fold so the fold line stays distinct. */
@@ -264,6 +283,38 @@ S_tick(const struct impose *im, struct impose_line *v, size_t cap, size_t *n,
 	S_add(v, cap, n, sx, sy, sx + dx * len, sy + dy * len);
 }
 
+/*
+ * The full sheet's cut lines: every edge of a card in use, once. Slots
+ * fill rows from the top-left, so along each grid line the cards
+ * beside it are a run from its start, and the line is drawn that far.
+ */
+static size_t
+S_hairlines(const struct impose *im, int nslots, struct impose_line *v, size_t cap)
+{
+	struct impose_rect o = impose_front(im, 0);
+	int c, r, full_rows = nslots / im->cols, rest = nslots % im->cols;
+	size_t n = 0;
+
+	for (c = 0; c <= im->cols; c++) {
+		/* The column left of the line, or right of it for the grid's left edge. */
+		int col = c > 0 ? c - 1 : 0, rows = full_rows + (col < rest);
+		double x = o.x + c * o.w;
+
+		if (rows > 0)
+			S_add(v, cap, &n, x, o.y, x, o.y + rows * o.h);
+	}
+	for (r = 0; r <= im->rows; r++) {
+		/* The row above the line, or below it for the grid's top edge. */
+		int row = r > 0 ? r - 1 : 0;
+		int cols = row < full_rows ? im->cols : row == full_rows ? rest : 0;
+		double y = o.y + r * o.h;
+
+		if (cols > 0)
+			S_add(v, cap, &n, o.x, y, o.x + cols * o.w, y);
+	}
+	return n;
+}
+
 size_t
 impose_cut_marks(const struct impose *im, int nslots, enum cut_marks mode,
     struct impose_line *v, size_t cap)
@@ -276,6 +327,8 @@ impose_cut_marks(const struct impose *im, int nslots, enum cut_marks mode,
 		nslots = im->per_sheet;
 	if (mode == CUT_NONE || nslots <= 0)
 		return 0;
+	if (im->full)
+		return S_hairlines(im, nslots, v, cap);
 	if (mode == CUT_CORNERS) {
 		for (s = 0; s < nslots; s++) {
 			struct impose_rect rc = impose_front(im, s);
@@ -319,12 +372,14 @@ impose_fold_line(const struct impose *im, struct impose_line *l)
 		return -1;
 	if (im->fold_axis == IMPOSE_VERTICAL) {
 		l->x0 = l->x1 = im->fold;
-		l->y0 = IMPOSE_MARGIN;
-		l->y1 = im->page_h - IMPOSE_MARGIN;
+		l->y0 = im->full ? im->grid_y : IMPOSE_MARGIN;
+		l->y1 = im->full ? im->grid_y + im->rows * impose_front(im, 0).h :
+		    im->page_h - IMPOSE_MARGIN;
 	} else {
 		l->y0 = l->y1 = im->fold;
-		l->x0 = IMPOSE_MARGIN;
-		l->x1 = im->page_w - IMPOSE_MARGIN;
+		l->x0 = im->full ? im->grid_x : IMPOSE_MARGIN;
+		l->x1 = im->full ? im->grid_x + im->cols * impose_front(im, 0).w :
+		    im->page_w - IMPOSE_MARGIN;
 	}
 	return 0;
 }

@@ -4,12 +4,17 @@
  *
  * The rules, so a user can predict a sheet:
  *
- *  - Nothing is placed within IMPOSE_MARGIN of the paper's edge, for
- *    printers that cannot print there.
- *  - As many cards as fit, in a grid with gutters of IMPOSE_GUTTER_MIN
- *    to IMPOSE_GUTTER_MAX (as wide as the room allows), centred on the
- *    sheet. Cards are turned a quarter (their top towards the sheet's
- *    right) only when strictly more of them fit that way.
+ *  - Two layouts. margins: nothing is placed within IMPOSE_MARGIN of
+ *    the paper's edge, for printers that cannot print there, and cards
+ *    stand apart with gutters of IMPOSE_GUTTER_MIN to IMPOSE_GUTTER_MAX
+ *    (as wide as the room allows). full: cards tile the paper edge to
+ *    edge with no gutter and no fold gap, neighbours sharing one cut
+ *    line; a card's text stays its padding inside it (pdf.c), so what a
+ *    printer cannot print near the paper's edge is blank card. auto is
+ *    full where that holds strictly more cards, else margins.
+ *  - As many cards as fit, in a grid centred on the sheet. Cards are
+ *    turned a quarter (their top towards the sheet's right) only when
+ *    strictly more of them fit that way.
  *  - Slots are numbered in rows from the top-left of the fronts.
  *  - Backs: long-edge duplex mirrors the columns, short-edge the rows,
  *    so each back lands behind its front. fold puts fronts and backs on
@@ -61,6 +66,9 @@ struct impose {
 	double page_w, page_h;       /* mm, as given (portrait or not) */
 	double card_w, card_h;       /* mm, the card upright */
 	enum duplex_mode duplex;
+	int full;                    /* the full-sheet layout (else margins) */
+	double margin;               /* mm kept clear at the paper's edge */
+	double fold_gap;             /* mm from the fold line to the nearest card */
 	int rotated;                 /* cards placed a quarter turn */
 	int cols, rows;              /* the fronts' grid */
 	int per_sheet;
@@ -72,8 +80,8 @@ struct impose {
 };
 
 /*
- * Plans the sheets for pc's paper, card, duplex mode and back offset.
- * Returns 0, or -1 if not even one card fits on the paper.
+ * Plans the sheets for pc's paper, card, layout, duplex mode and back
+ * offset. Returns 0, or -1 if not even one card fits on the paper.
  */
 int impose_plan(struct impose *im, const struct print_config *pc);
 
@@ -88,16 +96,21 @@ struct impose_rect impose_back(const struct impose *im, int slot);
 
 /*
  * The cut marks for a fronts page holding nslots cards (slots 0 ..
- * nslots - 1): corner ticks in the gutters and margins, or full lines
- * along every cut. Never inside a card, never within IMPOSE_MARGIN of
- * the paper's edge. Writes at most cap lines to v and returns how many
- * there are; impose_cut_marks_max() is always enough.
+ * nslots - 1). margins: corner ticks in the gutters and margins, or
+ * full lines along every cut; never inside a card, never within
+ * IMPOSE_MARGIN of the paper's edge. full: corners and lines alike are
+ * hairlines along every edge of the cards in use, one per shared edge,
+ * never outside the grid. Writes at most cap lines to v and returns how
+ * many there are; impose_cut_marks_max() is always enough.
  */
 size_t impose_cut_marks(const struct impose *im, int nslots, enum cut_marks mode,
     struct impose_line *v, size_t cap);
 size_t impose_cut_marks_max(const struct impose *im);
 
-/* The fold line, from margin to margin. 0, or -1 when not in fold mode. */
+/*
+ * The fold line, from margin to margin (full: across the fronts' grid).
+ * 0, or -1 when not in fold mode.
+ */
 int impose_fold_line(const struct impose *im, struct impose_line *l);
 
 #endif

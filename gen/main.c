@@ -81,7 +81,7 @@ static const char usage_check[] =
 "  --strict   warnings are errors\n"
 "  --dump     print the parsed model as stable text (for tests)\n";
 
-/* The names --paper, --card, --duplex and --cut-marks take come from config.c's tables. */
+/* The names --paper, --card, --duplex, --cut-marks and --layout take come from config.c's tables. */
 static const char usage_print_head[] =
 "usage: quizdeck print [-C DIR] [-o OUT] [-j N] [-q] [OPTIONS] [DECK...]\n"
 "\n"
@@ -151,6 +151,7 @@ S_usage_print(void)
 	S_usage_choice(&b, "--card C", CONFIG_CARD, "WxHmm");
 	S_usage_choice(&b, "--duplex D", CONFIG_DUPLEX, NULL);
 	S_usage_choice(&b, "--cut-marks M", CONFIG_CUT_MARKS, NULL);
+	S_usage_choice(&b, "--layout L", CONFIG_LAYOUT, NULL);
 	buf_puts(&b, usage_print_tail);
 	text = buf_detach(&b);
 	return text;
@@ -245,7 +246,7 @@ struct cli {
 	const char *bind;          /* serve's address, numeric */
 	int quiet;                 /* -q: no summary line */
 	int jobs;                  /* -j; 0: one per core */
-	const char *paper, *card, *duplex, *cut_marks, *back_offset;
+	const char *paper, *card, *duplex, *cut_marks, *back_offset, *layout;
 	char **args;
 	int nargs;
 };
@@ -294,7 +295,7 @@ static struct print_overrides
 S_print_overrides(const struct cli *cli)
 {
 	struct print_overrides po = { cli->paper, cli->card, cli->duplex, cli->cut_marks,
-	    cli->back_offset };
+	    cli->back_offset, cli->layout };
 
 	return po;
 }
@@ -325,6 +326,8 @@ S_check_print_options(const struct cli *cli)
 		return S_usage_choice_error("unknown duplex mode", cli->duplex, CONFIG_DUPLEX);
 	case PRINT_BAD_CUT_MARKS:
 		return S_usage_choice_error("unknown cut marks", cli->cut_marks, CONFIG_CUT_MARKS);
+	case PRINT_BAD_LAYOUT:
+		return S_usage_choice_error("unknown layout", cli->layout, CONFIG_LAYOUT);
 	case PRINT_BAD_BACK_OFFSET:
 		return S_usage_error(S_usage_print(), "bad back offset \"%s\"", cli->back_offset);
 	}
@@ -657,7 +660,7 @@ S_cmd_new(const struct cli *cli)
 enum {
 	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_NO_OFFLINE, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
 	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION,
-	OPT_NO_EXPORT
+	OPT_NO_EXPORT, OPT_LAYOUT
 };
 
 static const struct option long_options[] = {
@@ -673,6 +676,7 @@ static const struct option long_options[] = {
 	{ "duplex", required_argument, NULL, OPT_DUPLEX },
 	{ "cut-marks", required_argument, NULL, OPT_CUT_MARKS },
 	{ "back-offset", required_argument, NULL, OPT_BACK_OFFSET },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "calibration", no_argument, NULL, OPT_CALIBRATION },
 	{ "port", required_argument, NULL, OPT_PORT },
 	{ "bind", required_argument, NULL, OPT_BIND },
@@ -713,7 +717,7 @@ S_allowed(const char *cmd, int opt)
 	case OPT_NO_OFFLINE:
 		return !strcmp(cmd, "build");
 	case OPT_PAPER: case OPT_CARD: case OPT_DUPLEX: case OPT_CUT_MARKS:
-	case OPT_BACK_OFFSET: case OPT_CALIBRATION:
+	case OPT_BACK_OFFSET: case OPT_CALIBRATION: case OPT_LAYOUT:
 		return !strcmp(cmd, "print");
 	case OPT_PORT:
 	case OPT_BIND:
@@ -874,6 +878,7 @@ S_main(int argc, char *argv[])
 		case OPT_DUPLEX: cli.duplex = optarg; break;
 		case OPT_CUT_MARKS: cli.cut_marks = optarg; break;
 		case OPT_BACK_OFFSET: cli.back_offset = optarg; break;
+		case OPT_LAYOUT: cli.layout = optarg; break;
 		case OPT_CALIBRATION: cli.calibration = 1; break;
 		case OPT_PORT: {
 			char *end;

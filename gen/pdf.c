@@ -69,6 +69,7 @@
  * rank shows in size, and grey type breaks into dots on a laser.
  */
 #define GREY_MARKS 0.45
+#define HAIRLINE 0.25            /* pt */
 
 /* Sizes for one card size, in points. */
 struct style {
@@ -665,7 +666,8 @@ S_marks(struct writer *w, size_t nslots)
 	n = impose_cut_marks(&w->im, (int)nslots, w->pc->cut_marks, v, max);
 	cairo_save(cr);
 	cardtext_grey(cr, GREY_MARKS);
-	cairo_set_line_width(cr, 0.3);
+	/* A full sheet's lines are the cuts themselves: as fine as prints. */
+	cairo_set_line_width(cr, w->im.full ? HAIRLINE : 0.3);
 	for (i = 0; i < n && i < max; i++) {
 		cairo_move_to(cr, v[i].x0 * PT_PER_MM, v[i].y0 * PT_PER_MM);
 		cairo_line_to(cr, v[i].x1 * PT_PER_MM, v[i].y1 * PT_PER_MM);
@@ -949,10 +951,16 @@ S_empty_page(struct writer *w)
 static void
 S_plan_error(const struct print_config *pc, const char *file, struct diag_list *dl)
 {
-	diag_error(dl, file, 0, 0, "a %gx%g mm card does not fit on %gx%g mm paper%s "
-	    "with %g mm kept clear at the edges; choose a smaller card or larger paper",
-	    pc->card_w, pc->card_h, pc->paper_w, pc->paper_h,
-	    pc->duplex == DUPLEX_FOLD ? " folded in half" : "", IMPOSE_MARGIN);
+	if (pc->layout == LAYOUT_MARGINS)
+		diag_error(dl, file, 0, 0, "a %gx%g mm card does not fit on %gx%g mm paper%s "
+		    "with %g mm kept clear at the edges; choose a smaller card or larger paper, "
+		    "or layout = \"full\"", pc->card_w, pc->card_h, pc->paper_w, pc->paper_h,
+		    pc->duplex == DUPLEX_FOLD ? " folded in half" : "", IMPOSE_MARGIN);
+	else
+		diag_error(dl, file, 0, 0, "a %gx%g mm card does not fit on %gx%g mm paper%s "
+		    "even edge to edge; choose a smaller card or larger paper",
+		    pc->card_w, pc->card_h, pc->paper_w, pc->paper_h,
+		    pc->duplex == DUPLEX_FOLD ? " folded in half" : "");
 }
 
 /* Sheets with more cards than this are drawn by the writer alone: memory stays flat. */

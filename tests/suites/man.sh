@@ -131,7 +131,7 @@ sed -n '/^config_defaults/,/^}/p' gen/config.c |
 		fi
 	done
 
-# The names paper, card, duplex and cut_marks take.
+# The names paper, card, duplex, cut_marks and layout take.
 sed -n '/^static const struct named_size papers/,/^};/p' gen/config.c |
 	sed -n 's/.*{ "\([^"]*\)".*/paper \1/p' >"$tmp/names"
 sed -n '/^static const struct named_size cards/,/^};/p' gen/config.c |
@@ -140,6 +140,8 @@ grep '^static const char \*const duplex_names' gen/config.c | grep -o '"[^"]*"' 
 	sed 's/^/duplex /' >>"$tmp/names"
 grep '^static const char \*const cut_names' gen/config.c | grep -o '"[^"]*"' | tr -d '"' |
 	sed 's/^/cut_marks /' >>"$tmp/names"
+grep '^static const char \*const layout_names' gen/config.c | grep -o '"[^"]*"' | tr -d '"' |
+	sed 's/^/layout /' >>"$tmp/names"
 if [ "$(wc -l <"$tmp/names")" -lt 20 ]; then
 	fail "found the size and mode names in gen/config.c (their tables changed: update this test)"
 fi

@@ -36,103 +36,118 @@ info() {
 
 # ---- page count and size, for every paper and card --------------------
 # Cards per sheet from impose.h's rules (tests/unit/impose_test.c has the
-# same table); 0: the card does not fit. The fixture has 10 cards.
-while read -r paper card per w h; do
-	run "size-$paper-$card" "$F/basic" --paper "$paper" --card "$card" --duplex long-edge
-	what="$card on $paper"
-	if [ "$per" -eq 0 ]; then
-		if [ "$rc" -eq 1 ] && grep -q "card does not fit on" "$tmp/size-$paper-$card.err"; then
-			ok "$what: refused, the card does not fit"
-		else
-			fail "$what" "want exit 1 and \"does not fit\", got $rc: $(head -c 200 "$tmp/size-$paper-$card.err")"
+# same tables), with layout = "margins" and with the default, auto (a
+# full sheet where that holds more); 0: the card does not fit. The
+# fixture has 10 cards, so a sheet of more than 10 shows as 2 pages.
+while read -r paper card margins auto w h; do
+	for layout in margins auto; do
+		per=$margins
+		[ "$layout" = auto ] && per=$auto
+		name=size-$paper-$card-$layout
+		run "$name" "$F/basic" --paper "$paper" --card "$card" --duplex long-edge --layout "$layout"
+		what="$card on $paper, $layout"
+		if [ "$per" -eq 0 ]; then
+			if [ "$rc" -eq 1 ] && grep -q "card does not fit on" "$tmp/$name.err"; then
+				ok "$what: refused, the card does not fit"
+			else
+				fail "$what" "want exit 1 and \"does not fit\", got $rc: $(head -c 200 "$tmp/$name.err")"
+			fi
+			continue
 		fi
-		continue
-	fi
-	pdf=$tmp/size-$paper-$card/print/align.pdf
-	want=$(( 2 * ((10 + per - 1) / per) ))
-	pages=$(info "$pdf" Pages)
-	size=$(info "$pdf" "Page size")
-	if [ "$rc" -ne 0 ] || [ "$pages" != "$want" ]; then
-		fail "$what" "want $want pages ($per cards a sheet), got ${pages:-none} (exit $rc): $(tail -c 300 "$tmp/size-$paper-$card.err")"
-		continue
-	fi
-	if echo "$size" | awk -v w="$w" -v h="$h" '{
-		dw = $1 - w * 72 / 25.4; dh = $3 - h * 72 / 25.4
-		exit !(dw < 0.01 && dw > -0.01 && dh < 0.01 && dh > -0.01) }'; then
-		ok "$what: $pages pages of ${w}x${h} mm"
-	else
-		fail "$what" "page size $size, want ${w}x${h} mm"
-	fi
+		pdf=$tmp/$name/print/align.pdf
+		want=$(( 2 * ((10 + per - 1) / per) ))
+		pages=$(info "$pdf" Pages)
+		size=$(info "$pdf" "Page size")
+		if [ "$rc" -ne 0 ] || [ "$pages" != "$want" ]; then
+			fail "$what" "want $want pages ($per cards a sheet), got ${pages:-none} (exit $rc): $(tail -c 300 "$tmp/$name.err")"
+			continue
+		fi
+		if echo "$size" | awk -v w="$w" -v h="$h" '{
+			dw = $1 - w * 72 / 25.4; dh = $3 - h * 72 / 25.4
+			exit !(dw < 0.01 && dw > -0.01 && dh < 0.01 && dh > -0.01) }'; then
+			ok "$what: $pages pages of ${w}x${h} mm"
+		else
+			fail "$what" "page size $size, want ${w}x${h} mm"
+		fi
+	done
 done <<'EOF'
-a4 a7 4 210 297
-a4 a6 2 210 297
-a4 a8 10 210 297
-a4 index-3x5 4 210 297
-a4 index-4x6 2 210 297
-a4 index-5x8 1 210 297
-a4 business 10 210 297
-a4 poker 9 210 297
-a4 tarot 4 210 297
-a3 a7 10 297 420
-a3 a6 4 297 420
-a3 a8 25 297 420
-a3 index-3x5 10 297 420
-a3 index-4x6 4 297 420
-a3 index-5x8 4 297 420
-a3 business 21 297 420
-a3 poker 18 297 420
-a3 tarot 10 297 420
-a5 a7 2 148 210
-a5 a6 1 148 210
-a5 a8 4 148 210
-a5 index-3x5 2 148 210
-a5 index-4x6 1 148 210
-a5 index-5x8 0 148 210
-a5 business 4 148 210
-a5 poker 4 148 210
-a5 tarot 2 148 210
-letter a7 4 215.9 279.4
-letter a6 2 215.9 279.4
-letter a8 9 215.9 279.4
-letter index-3x5 4 215.9 279.4
-letter index-4x6 2 215.9 279.4
-letter index-5x8 2 215.9 279.4
-letter business 9 215.9 279.4
-letter poker 8 215.9 279.4
-letter tarot 4 215.9 279.4
-legal a7 6 215.9 355.6
-legal a6 3 215.9 355.6
-legal a8 12 215.9 355.6
-legal index-3x5 4 215.9 355.6
-legal index-4x6 3 215.9 355.6
-legal index-5x8 2 215.9 355.6
-legal business 12 215.9 355.6
-legal poker 10 215.9 355.6
-legal tarot 4 215.9 355.6
-tabloid a7 10 279.4 431.8
-tabloid a6 4 279.4 431.8
-tabloid a8 21 279.4 431.8
-tabloid index-3x5 10 279.4 431.8
-tabloid index-4x6 4 279.4 431.8
-tabloid index-5x8 4 279.4 431.8
-tabloid business 21 279.4 431.8
-tabloid poker 16 279.4 431.8
-tabloid tarot 10 279.4 431.8
-210x297mm 60x90mm 9 210 297
+a4 a7 4 8 210 297
+a4 a6 2 4 210 297
+a4 a8 10 16 210 297
+a4 index-3x5 4 4 210 297
+a4 index-4x6 2 2 210 297
+a4 index-5x8 1 2 210 297
+a4 business 10 10 210 297
+a4 poker 9 9 210 297
+a4 tarot 4 6 210 297
+a3 a7 10 16 297 420
+a3 a6 4 8 297 420
+a3 a8 25 32 297 420
+a3 index-3x5 10 10 297 420
+a3 index-4x6 4 4 297 420
+a3 index-5x8 4 4 297 420
+a3 business 21 21 297 420
+a3 poker 18 18 297 420
+a3 tarot 10 12 297 420
+a5 a7 2 4 148 210
+a5 a6 1 2 148 210
+a5 a8 4 8 148 210
+a5 index-3x5 2 2 148 210
+a5 index-4x6 1 1 148 210
+a5 index-5x8 0 1 148 210
+a5 business 4 4 148 210
+a5 poker 4 4 148 210
+a5 tarot 2 3 148 210
+letter a7 4 6 215.9 279.4
+letter a6 2 2 215.9 279.4
+letter a8 9 12 215.9 279.4
+letter index-3x5 4 4 215.9 279.4
+letter index-4x6 2 2 215.9 279.4
+letter index-5x8 2 2 215.9 279.4
+letter business 9 10 215.9 279.4
+letter poker 8 9 215.9 279.4
+letter tarot 4 6 215.9 279.4
+legal a7 6 8 215.9 355.6
+legal a6 3 4 215.9 355.6
+legal a8 12 16 215.9 355.6
+legal index-3x5 4 4 215.9 355.6
+legal index-4x6 3 4 215.9 355.6
+legal index-5x8 2 2 215.9 355.6
+legal business 12 12 215.9 355.6
+legal poker 10 12 215.9 355.6
+legal tarot 4 6 215.9 355.6
+tabloid a7 10 12 279.4 431.8
+tabloid a6 4 4 279.4 431.8
+tabloid a8 21 25 279.4 431.8
+tabloid index-3x5 10 10 279.4 431.8
+tabloid index-4x6 4 4 279.4 431.8
+tabloid index-5x8 4 4 279.4 431.8
+tabloid business 21 25 279.4 431.8
+tabloid poker 16 18 279.4 431.8
+tabloid tarot 10 12 279.4 431.8
+210x297mm 60x90mm 9 9 210 297
 EOF
 
-# Page counts of the other modes: fold puts 2 A7 cards on an A4 page.
+# Page counts of the other modes: fold puts 2 A7 cards on an A4 page with
+# margins, 4 edge to edge.
+run fold-margins "$F/basic" --duplex fold --layout margins
+[ "$(info "$tmp/fold-margins/print/align.pdf" Pages)" = 5 ] && ok "fold, margins: 10 cards on 5 pages" ||
+	fail "fold, margins" "want 5 pages, got $(info "$tmp/fold-margins/print/align.pdf" Pages)"
 run fold "$F/basic" --duplex fold
-[ "$(info "$tmp/fold/print/align.pdf" Pages)" = 5 ] && ok "fold: 10 cards on 5 pages" ||
-	fail "fold" "want 5 pages, got $(info "$tmp/fold/print/align.pdf" Pages)"
+[ "$(info "$tmp/fold/print/align.pdf" Pages)" = 3 ] && ok "fold, full: 10 cards on 3 pages" ||
+	fail "fold, full" "want 3 pages, got $(info "$tmp/fold/print/align.pdf" Pages)"
 run single "$F/basic" --duplex single
-[ "$(info "$tmp/single/print/align.pdf" Pages)" = 6 ] && ok "single: 3 pages of fronts, 3 of backs" ||
-	fail "single" "want 6 pages, got $(info "$tmp/single/print/align.pdf" Pages)"
+[ "$(info "$tmp/single/print/align.pdf" Pages)" = 4 ] && ok "single: 2 pages of fronts, 2 of backs" ||
+	fail "single" "want 4 pages, got $(info "$tmp/single/print/align.pdf" Pages)"
 for m in lines none; do
-	run "marks-$m" "$F/basic" --cut-marks "$m"
+	run "marks-$m" "$F/basic" --cut-marks "$m" --layout margins
 	[ "$rc" -eq 0 ] && [ "$(info "$tmp/marks-$m/print/align.pdf" Pages)" = 6 ] &&
 		ok "--cut-marks $m: 6 pages" || fail "--cut-marks $m" "exit $rc"
 done
+run bad-layout "$F/basic" --layout ful
+[ "$rc" -eq 2 ] && grep -qF 'quizdeck: unknown layout "ful"; did you mean "full"?' "$tmp/bad-layout.err" &&
+	ok "--layout ful: a usage error naming full" ||
+	fail "--layout ful" "exit $rc: $(head -c 200 "$tmp/bad-layout.err")"
 
 # ---- fonts ------------------------------------------------------------
 run basic "$F/basic"
@@ -230,22 +245,39 @@ behind() {
 	}' "$tmp/$name.folios"
 }
 
-behind long-edge long-edge "$tmp/basic/print/align.pdf"
+# The default sheet for A7 on A4 is full (8 cards, turned); each mode
+# is checked on it and, where the layouts differ, with margins too.
+behind "full long-edge" long-edge "$tmp/basic/print/align.pdf"
 run short "$F/basic" --duplex short-edge
-behind short-edge short-edge "$tmp/short/print/align.pdf"
-behind fold fold "$tmp/fold/print/align.pdf"
-behind single single "$tmp/single/print/align.pdf"
+behind "full short-edge" short-edge "$tmp/short/print/align.pdf"
+behind "full fold" fold "$tmp/fold/print/align.pdf"
+behind "full single" single "$tmp/single/print/align.pdf"
 run offset "$F/basic" --back-offset "1mm, -2mm"
-behind "back offset 1mm, -2mm" long-edge "$tmp/offset/print/align.pdf" 1 -2
-run turned "$F/basic" --card a6
+behind "full, back offset 1mm, -2mm" long-edge "$tmp/offset/print/align.pdf" 1 -2
+run margins "$F/basic" --layout margins
+behind "margins long-edge" long-edge "$tmp/margins/print/align.pdf"
+run short-margins "$F/basic" --duplex short-edge --layout margins
+behind "margins short-edge" short-edge "$tmp/short-margins/print/align.pdf"
+behind "margins fold" fold "$tmp/fold-margins/print/align.pdf"
+run turned "$F/basic" --card a6 --layout margins
 behind "a6 turned on a4" long-edge "$tmp/turned/print/align.pdf"
+run a6-full "$F/basic" --card a6
+behind "a6 full on a4" long-edge "$tmp/a6-full/print/align.pdf"
+run a8-full "$F/basic" --card a8 --duplex short-edge
+behind "a8 full on a4" short-edge "$tmp/a8-full/print/align.pdf"
 
 # The fronts of a long-edge page sit in the A4/A7 slots of impose.h:
-# folio centres at x = 27 + 37 and 109 + 37 mm.
+# with margins, folio centres at x = 27 + 37 and 109 + 37 mm; on the full
+# sheet the cards are turned (their foot to the left), so each folio is
+# level with its card's middle: y = 0.5 + 37 + 74 k mm.
 awk 'BEGIN { mm = 72 / 25.4 } $1 % 2 == 1 {
 	c = $3 / mm; if ((c - 64) ^ 2 > 0.25 && (c - 146) ^ 2 > 0.25) bad = bad " " $2 }
-	END { if (bad) print "not ok pdf fronts centred in their slots:" bad
-	      else print "ok pdf fronts centred in their slots" }' "$tmp/long-edge.folios"
+	END { if (bad) print "not ok pdf margins: fronts centred in their slots:" bad
+	      else print "ok pdf margins: fronts centred in their slots" }' "$tmp/margins long-edge.folios"
+awk 'BEGIN { mm = 72 / 25.4 } $1 % 2 == 1 {
+	c = ($4 / mm - 37.5) % 74; if (c > 37) c -= 74; if (c * c > 0.25) bad = bad " " $2 }
+	END { if (bad) print "not ok pdf full: fronts centred in their slots:" bad
+	      else print "ok pdf full: fronts centred in their slots" }' "$tmp/full long-edge.folios"
 
 # ---- six scripts ------------------------------------------------------
 # Whichever font fontconfig picks for a script, each word must come out
@@ -431,19 +463,20 @@ done
 
 # ---- long decks -----------------------------------------------------------
 # A long deck: every card on its page, numbered to the last, and print
-# writes the bytes build writes: on A7 cards (four a sheet) and on
+# writes the bytes build writes: on A7 cards (eight a sheet) and on
 # business cards (ten a sheet), with one thread and with helpers.
+# A7 cards on A4 are a full sheet of eight: 138 sheets, 276 pages.
 sh tests/bench/gen-deck.sh "$tmp/long" 1100
 $Q print -j2 -C "$tmp/long" -o "$tmp/long-print" >/dev/null 2>"$tmp/long-print.err"
 rc=$?
 $Q build -j2 -C "$tmp/long" -o "$tmp/long-build" >/dev/null 2>"$tmp/long-build.err"
-if [ "$rc" -eq 0 ] && [ "$(info "$tmp/long-print/print/generated.pdf" Pages)" = 550 ] &&
+if [ "$rc" -eq 0 ] && [ "$(info "$tmp/long-print/print/generated.pdf" Pages)" = 276 ] &&
     cmp -s "$tmp/long-print/print/generated.pdf" "$tmp/long-build/print/generated.pdf"; then
-	ok "a deck of 1,100 cards: 550 pages, and print draws the bytes build draws"
+	ok "a deck of 1,100 cards: 276 pages, and print draws the bytes build draws"
 else
 	fail "long deck" "exit $rc, $(info "$tmp/long-print/print/generated.pdf" Pages) pages, $(cmp "$tmp/long-print/print/generated.pdf" "$tmp/long-build/print/generated.pdf" 2>&1 | head -n 1)"
 fi
-pdftotext -f 549 -l 550 "$tmp/long-print/print/generated.pdf" - 2>/dev/null | grep -q "1100 / 1100" &&
+pdftotext -f 275 -l 276 "$tmp/long-print/print/generated.pdf" - 2>/dev/null | grep -q "1100 / 1100" &&
 	ok "a deck of 1,100 cards: its last card is numbered 1100 / 1100" ||
 	fail "long deck" "no folio 1100 / 1100 on the last pages"
 cp -R "$tmp/long" "$tmp/long-biz"

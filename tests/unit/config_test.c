@@ -56,6 +56,7 @@ test_defaults(void)
 	CHECK(c.print.card_w == 74 && c.print.card_h == 105, "card a7");
 	CHECK_INT(c.print.duplex, DUPLEX_LONG_EDGE, "duplex");
 	CHECK_INT(c.print.cut_marks, CUT_CORNERS, "cut marks");
+	CHECK_INT(c.print.layout, LAYOUT_AUTO, "layout auto");
 	CHECK_STR(c.print.font, "Noto Sans", "font");
 	CHECK(c.print.min_font_size == 7, "min_font_size");
 	config_free(&c);
@@ -75,7 +76,7 @@ test_every_key(void)
 	    "seconds = { easy = 20, medium = 40, hard = 90 }\npass_mark = 1\n"
 	    "[markdown]\nunsafe_html = true\n"
 	    "[print]\npaper = \"letter\"\ncard = \"index-3x5\"\nduplex = \"short-edge\"\n"
-	    "cut_marks = \"lines\"\nfont = \"DejaVu Sans\"\nmin_font_size = 6.5\n"
+	    "cut_marks = \"lines\"\nlayout = \"margins\"\nfont = \"DejaVu Sans\"\nmin_font_size = 6.5\n"
 	    "back_offset = \"0.5mm, -0.3mm\"\n"
 	    "[limits]\nmax_file_size = 1048576\nmax_elements = 1000\n";
 
@@ -97,6 +98,7 @@ test_every_key(void)
 	CHECK(c.print.card_w == 76.2 && c.print.card_h == 127, "index-3x5 card");
 	CHECK_INT(c.print.duplex, DUPLEX_SHORT_EDGE, "short-edge");
 	CHECK_INT(c.print.cut_marks, CUT_LINES, "lines");
+	CHECK_INT(c.print.layout, LAYOUT_MARGINS, "layout margins");
 	CHECK_STR(c.print.font, "DejaVu Sans", "font");
 	CHECK(c.print.min_font_size == 6.5, "min_font_size 6.5");
 	CHECK(c.print.back_offset_x == 0.5 && c.print.back_offset_y == -0.3, "back_offset");
@@ -130,9 +132,12 @@ test_sizes(void)
 	{
 		enum duplex_mode d;
 		enum cut_marks m;
+		enum print_layout l;
 
 		CHECK(config_parse_duplex("Short-Edge", &d) == 0 && d == DUPLEX_SHORT_EDGE, "Short-Edge");
 		CHECK(config_parse_cut_marks("NONE", &m) == 0 && m == CUT_NONE, "NONE");
+		CHECK(config_parse_layout("Full", &l) == 0 && l == LAYOUT_FULL, "Full");
+		CHECK(config_parse_layout("edge", &l) == -1, "no layout edge");
 	}
 	CHECK(config_parse_offset("0,0", &w, &h) == 0 && w == 0 && h == 0, "offset 0,0");
 	CHECK(config_parse_offset("0.02in, 1pt", &w, &h) == 0 && w > 0.5 && w < 0.51, "offset in inches");
@@ -164,6 +169,9 @@ static const struct bad_case bad[] = {
 	{ "[print]\npaper = \"folio\"\n", 2, 9, "\"paper\": unknown paper \"folio\" (a4, a3, a5, letter, legal, tabloid, or \"WxHmm\" / \"WxHin\")" },
 	{ "[print]\nduplex = \"both\"\n", 2, 10, "\"duplex\" must be long-edge, short-edge, fold or single, not \"both\"" },
 	{ "[print]\ncut_marks = \"dots\"\n", 2, 13, "\"cut_marks\" must be corners, lines or none, not \"dots\"" },
+	{ "[print]\nlayout = \"ful\"\n", 2, 10, "\"layout\" must be auto, full or margins, not \"ful\"; did you mean \"full\"?" },
+	{ "[print]\nlayout = \"tiled\"\n", 2, 10, "\"layout\" must be auto, full or margins, not \"tiled\"" },
+	{ "[print]\nlayout = \"\"\n", 2, 10, "\"layout\" must be auto, full or margins, not \"\"" },
 	{ "[print]\nmin_font_size = 1\n", 2, 17, "\"min_font_size\" must be from 3 to 72 points" },
 	{ "[print]\nback_offset = \"1mm\"\n", 2, 15, "\"back_offset\" must be two lengths within 20 mm, as \"0.5mm, -0.3mm\", not \"1mm\"" },
 	{ "[markdown]\nunsafe_html = \"yes\"\n", 2, 15, "\"unsafe_html\" must be true or false" },
@@ -204,6 +212,7 @@ test_nearest(void)
 	CHECK_STR(config_choice_nearest(CONFIG_CARD, "bussiness"), "business", "card bussiness: business");
 	CHECK_STR(config_choice_nearest(CONFIG_DUPLEX, "sigle"), "single", "duplex sigle: single");
 	CHECK_STR(config_choice_nearest(CONFIG_CUT_MARKS, "corner"), "corners", "cut marks corner: corners");
+	CHECK_STR(config_choice_nearest(CONFIG_LAYOUT, "margin"), "margins", "layout margin: margins");
 	CHECK_STR(config_choice_nearest(CONFIG_PAPER, "210x297"), NULL, "nothing near a size without its unit");
 }
 
@@ -276,10 +285,11 @@ test_print_overrides(void)
 {
 	struct config c;
 	struct diag_list dl;
-	struct print_overrides all = { "a5", "business", "short-edge", "lines", "0.5mm, -1mm" };
-	struct print_overrides none = { NULL, NULL, NULL, NULL, NULL };
-	struct print_overrides bad_card = { "a4", "a77", NULL, NULL, NULL };
-	struct print_overrides bad_offset = { NULL, NULL, NULL, NULL, "left" };
+	struct print_overrides all = { "a5", "business", "short-edge", "lines", "0.5mm, -1mm", "full" };
+	struct print_overrides none = { NULL, NULL, NULL, NULL, NULL, NULL };
+	struct print_overrides bad_card = { "a4", "a77", NULL, NULL, NULL, NULL };
+	struct print_overrides bad_offset = { NULL, NULL, NULL, NULL, "left", NULL };
+	struct print_overrides bad_layout = { NULL, NULL, NULL, NULL, NULL, "ful" };
 
 	CHECK_GROUP("config print overrides");
 	S_load("[print]\npaper = \"letter\"\ncard = \"a6\"\n", &c, &dl);
@@ -293,6 +303,8 @@ test_print_overrides(void)
 	CHECK_INT(c.print.duplex, DUPLEX_SHORT_EDGE, "duplex");
 	CHECK_INT(c.print.cut_marks, CUT_LINES, "cut marks");
 	CHECK(c.print.back_offset_x == 0.5 && c.print.back_offset_y == -1, "back offset");
+	CHECK_INT(c.print.layout, LAYOUT_FULL, "layout");
+	CHECK_INT(config_apply_print(&c.print, &bad_layout), PRINT_BAD_LAYOUT, "an unknown layout is named as such");
 	CHECK_INT(config_apply_print(&c.print, &bad_card), PRINT_BAD_CARD, "an unknown card is named as such");
 	CHECK_INT(config_apply_print(&c.print, &bad_offset), PRINT_BAD_BACK_OFFSET, "a bad offset is named as such");
 	config_free(&c);

@@ -1,9 +1,9 @@
 /*
  * impose: the sheet layout for every named paper and card size, in every
- * duplex mode. The table is the spec: how many cards a sheet holds and
- * whether they are turned; the checks after it hold for every entry
- * (inside the margin, centred, no overlaps, backs behind fronts, cut
- * marks clear of the cards).
+ * duplex mode and both layouts. The tables are the spec: how many cards a
+ * sheet holds and whether they are turned; the checks after them hold for
+ * every entry (inside the margin, centred, no overlaps, backs behind
+ * fronts, cut marks clear of the cards).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,11 +16,14 @@
 
 #define EPS 1e-6
 
-static const struct {
+struct sheet {
 	const char *paper, *card;
 	int duplex, duplex_rotated;  /* long-edge, short-edge and single */
 	int fold, fold_rotated;
-} sheets[] = {
+};
+
+/* layout = "margins": 5 mm clear at the edges, 3 to 8 mm gutters. */
+static const struct sheet sheets[] = {
 	/* paper    card        per sheet, turned; fold: per sheet, turned */
 	{ "a4",      "a7",           4, 0,    2, 0 },
 	{ "a4",      "a6",           2, 1,    1, 1 },
@@ -78,13 +81,75 @@ static const struct {
 	{ "tabloid", "tarot",       10, 1,    5, 1 },
 };
 
+/*
+ * layout = "full": edge to edge, no gutter, the fold a shared edge. A7 is
+ * A4 cut in eight (turned: two across of 105 mm, four down of 74).
+ */
+static const struct sheet full_sheets[] = {
+	/* paper    card        per sheet, turned; fold: per sheet, turned */
+	{ "a4",      "a7",           8, 1,    4, 1 },
+	{ "a4",      "a6",           4, 0,    2, 0 },
+	{ "a4",      "a8",          16, 0,    8, 0 },
+	{ "a4",      "index-3x5",    4, 0,    2, 0 },
+	{ "a4",      "index-4x6",    2, 0,    1, 0 },
+	{ "a4",      "index-5x8",    2, 1,    1, 1 },
+	{ "a4",      "business",    10, 0,    5, 0 },
+	{ "a4",      "poker",        9, 0,    4, 1 },
+	{ "a4",      "tarot",        6, 0,    3, 0 },
+	{ "a3",      "a7",          16, 0,    8, 0 },
+	{ "a3",      "a6",           8, 1,    4, 1 },
+	{ "a3",      "a8",          32, 1,   16, 1 },
+	{ "a3",      "index-3x5",   10, 1,    5, 1 },
+	{ "a3",      "index-4x6",    4, 0,    2, 0 },
+	{ "a3",      "index-5x8",    4, 0,    2, 0 },
+	{ "a3",      "business",    21, 0,   10, 1 },
+	{ "a3",      "poker",       18, 1,    9, 1 },
+	{ "a3",      "tarot",       12, 0,    6, 0 },
+	{ "a5",      "a7",           4, 0,    2, 0 },
+	{ "a5",      "a6",           2, 1,    1, 1 },
+	{ "a5",      "a8",           8, 1,    4, 1 },
+	{ "a5",      "index-3x5",    2, 1,    1, 1 },
+	{ "a5",      "index-4x6",    1, 0,    0, 0 },
+	{ "a5",      "index-5x8",    1, 0,    0, 0 },
+	{ "a5",      "business",     4, 1,    2, 1 },
+	{ "a5",      "poker",        4, 0,    2, 0 },
+	{ "a5",      "tarot",        3, 1,    1, 0 },
+	{ "letter",  "a7",           6, 1,    3, 1 },
+	{ "letter",  "a6",           2, 0,    1, 0 },
+	{ "letter",  "a8",          12, 0,    6, 0 },
+	{ "letter",  "index-3x5",    4, 0,    2, 0 },
+	{ "letter",  "index-4x6",    2, 0,    1, 0 },
+	{ "letter",  "index-5x8",    2, 1,    1, 1 },
+	{ "letter",  "business",    10, 0,    5, 0 },
+	{ "letter",  "poker",        9, 0,    4, 1 },
+	{ "letter",  "tarot",        6, 0,    3, 0 },
+	{ "legal",   "a7",           8, 1,    4, 1 },
+	{ "legal",   "a6",           4, 0,    2, 0 },
+	{ "legal",   "a8",          16, 0,    8, 0 },
+	{ "legal",   "index-3x5",    4, 0,    2, 0 },
+	{ "legal",   "index-4x6",    4, 0,    2, 0 },
+	{ "legal",   "index-5x8",    2, 1,    1, 1 },
+	{ "legal",   "business",    12, 0,    6, 0 },
+	{ "legal",   "poker",       12, 0,    6, 0 },
+	{ "legal",   "tarot",        6, 0,    3, 0 },
+	{ "tabloid", "a7",          12, 0,    6, 0 },
+	{ "tabloid", "a6",           4, 0,    2, 0 },
+	{ "tabloid", "a8",          25, 0,   12, 1 },
+	{ "tabloid", "index-3x5",   10, 1,    5, 1 },
+	{ "tabloid", "index-4x6",    4, 0,    2, 0 },
+	{ "tabloid", "index-5x8",    4, 0,    2, 0 },
+	{ "tabloid", "business",    25, 1,   10, 1 },
+	{ "tabloid", "poker",       18, 1,    9, 1 },
+	{ "tabloid", "tarot",       12, 1,    6, 1 },
+};
+
 static const enum duplex_mode modes[] = {
 	DUPLEX_LONG_EDGE, DUPLEX_SHORT_EDGE, DUPLEX_FOLD, DUPLEX_SINGLE,
 };
 
 static void
-S_config(struct print_config *pc, const char *paper, const char *card,
-    enum duplex_mode d)
+S_config_layout(struct print_config *pc, const char *paper, const char *card,
+    enum duplex_mode d, enum print_layout layout)
 {
 	memset(pc, 0, sizeof(*pc));
 	if (config_paper_size(paper, &pc->paper_w, &pc->paper_h) == -1 ||
@@ -93,6 +158,14 @@ S_config(struct print_config *pc, const char *paper, const char *card,
 		exit(2);
 	}
 	pc->duplex = d;
+	pc->layout = layout;
+}
+
+static void
+S_config(struct print_config *pc, const char *paper, const char *card,
+    enum duplex_mode d)
+{
+	S_config_layout(pc, paper, card, d, LAYOUT_MARGINS);
 }
 
 static int
@@ -102,12 +175,15 @@ S_overlap(const struct impose_rect *a, const struct impose_rect *b, double gap)
 	    a->y < b->y + b->h + gap - EPS && b->y < a->y + a->h + gap - EPS;
 }
 
+/* Inside the layout's margin: 5 mm, or for a full sheet the paper itself. */
 static int
 S_inside_margin(const struct impose *im, const struct impose_rect *r)
 {
-	return r->x >= IMPOSE_MARGIN - EPS && r->y >= IMPOSE_MARGIN - EPS &&
-	    r->x + r->w <= im->page_w - IMPOSE_MARGIN + EPS &&
-	    r->y + r->h <= im->page_h - IMPOSE_MARGIN + EPS;
+	double m = im->full ? 0 : IMPOSE_MARGIN;
+
+	return r->x >= m - EPS && r->y >= m - EPS &&
+	    r->x + r->w <= im->page_w - m + EPS &&
+	    r->y + r->h <= im->page_h - m + EPS;
 }
 
 /* Does a horizontal or vertical segment enter the inside of r? */
@@ -130,6 +206,8 @@ S_geometry(const struct impose *im, int *bad)
 {
 	enum impose_axis flip;
 	double left, right, top, bottom, lo, hi;
+	double margin = im->full ? 0 : IMPOSE_MARGIN, gap = im->full ? 0 : IMPOSE_FOLD_GAP;
+	double gutter = im->full ? 0 : IMPOSE_GUTTER_MIN;
 	int s, t, want_turns;
 
 	/* Centred: on the sheet, or in fold mode within the fronts' half. */
@@ -141,14 +219,15 @@ S_geometry(const struct impose *im, int *bad)
 	if (im->duplex != DUPLEX_FOLD || im->fold_axis == IMPOSE_HORIZONTAL) {
 		if (fabs(left - (im->page_w - right)) > EPS)
 			return "not centred across";
-	} else if (fabs((left - IMPOSE_MARGIN) - (im->fold - IMPOSE_FOLD_GAP - right)) > EPS)
+	} else if (fabs((left - margin) - (im->fold - gap - right)) > EPS)
 		return "not centred in its half across";
 	if (im->duplex != DUPLEX_FOLD || im->fold_axis == IMPOSE_VERTICAL) {
 		if (fabs(top - (im->page_h - bottom)) > EPS)
 			return "not centred down";
-	} else if (fabs((top - IMPOSE_MARGIN) - (im->fold - IMPOSE_FOLD_GAP - bottom)) > EPS)
+	} else if (fabs((top - margin) - (im->fold - gap - bottom)) > EPS)
 		return "not centred in its half down";
-	if (im->gutter < IMPOSE_GUTTER_MIN - EPS || im->gutter > IMPOSE_GUTTER_MAX + EPS)
+	if (im->full ? fabs(im->gutter) > EPS :
+	    im->gutter < IMPOSE_GUTTER_MIN - EPS || im->gutter > IMPOSE_GUTTER_MAX + EPS)
 		return "gutter out of range";
 
 	flip = im->duplex == DUPLEX_SHORT_EDGE ? IMPOSE_HORIZONTAL :
@@ -168,19 +247,19 @@ S_geometry(const struct impose *im, int *bad)
 		for (t = 0; t < s; t++) {
 			struct impose_rect g = impose_front(im, t);
 
-			if (S_overlap(&f, &g, IMPOSE_GUTTER_MIN))
+			if (S_overlap(&f, &g, gutter))
 				return "two fronts closer than the gutter";
 		}
 		/* The back is the front mirrored about the axis the sheet turns on. */
 		if (im->duplex == DUPLEX_FOLD && flip == IMPOSE_VERTICAL) {
 			if (fabs((f.x + f.w / 2) + (b.x + b.w / 2) - 2 * im->fold) > EPS || fabs(f.y - b.y) > EPS)
 				return "back not mirrored about the fold";
-			if (f.x + f.w > im->fold - IMPOSE_FOLD_GAP + EPS || b.x < im->fold + IMPOSE_FOLD_GAP - EPS)
+			if (f.x + f.w > im->fold - gap + EPS || b.x < im->fold + gap - EPS)
 				return "a card too close to the fold";
 		} else if (im->duplex == DUPLEX_FOLD) {
 			if (fabs((f.y + f.h / 2) + (b.y + b.h / 2) - 2 * im->fold) > EPS || fabs(f.x - b.x) > EPS)
 				return "back not mirrored about the fold";
-			if (f.y + f.h > im->fold - IMPOSE_FOLD_GAP + EPS || b.y < im->fold + IMPOSE_FOLD_GAP - EPS)
+			if (f.y + f.h > im->fold - gap + EPS || b.y < im->fold + gap - EPS)
 				return "a card too close to the fold";
 		} else if (flip == IMPOSE_VERTICAL) {
 			if (fabs((f.x + f.w / 2) + (b.x + b.w / 2) - im->page_w) > EPS || fabs(f.y - b.y) > EPS)
@@ -216,8 +295,17 @@ S_geometry(const struct impose *im, int *bad)
 			for (k = 0; k < nl; k++) {
 				lo = fmin(fmin(v[k].x0, v[k].x1), fmin(v[k].y0, v[k].y1));
 				hi = fmax(v[k].x0, v[k].x1);
-				if (lo < IMPOSE_MARGIN - EPS || hi > im->page_w - IMPOSE_MARGIN + EPS ||
-				    fmax(v[k].y0, v[k].y1) > im->page_h - IMPOSE_MARGIN + EPS) {
+				if (im->full && (fmin(v[k].x0, v[k].x1) < left - EPS || hi > right + EPS ||
+				    fmin(v[k].y0, v[k].y1) < top - EPS || fmax(v[k].y0, v[k].y1) > bottom + EPS)) {
+					free(v);
+					return "a hairline outside the grid";
+				}
+				if (lo < IMPOSE_MARGIN - EPS && !im->full) {
+					free(v);
+					return "a cut mark inside the safe margin";
+				}
+				if (hi > im->page_w - margin + EPS ||
+				    fmax(v[k].y0, v[k].y1) > im->page_h - margin + EPS) {
 					free(v);
 					return "a cut mark inside the safe margin";
 				}
@@ -238,39 +326,160 @@ S_geometry(const struct impose *im, int *bad)
 }
 
 static void
-test_table(void)
+S_table(const char *group, const struct sheet *table, size_t nsheets,
+    enum print_layout layout)
 {
 	size_t i, m;
 
-	CHECK_GROUP("impose sheets");
-	for (i = 0; i < sizeof(sheets) / sizeof(sheets[0]); i++) {
+	CHECK_GROUP(group);
+	for (i = 0; i < nsheets; i++) {
 		for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 			struct print_config pc;
 			struct impose im;
 			const char *mode = config_duplex_name(modes[m]);
 			int fold = modes[m] == DUPLEX_FOLD;
-			int want = fold ? sheets[i].fold : sheets[i].duplex;
-			int want_rot = fold ? sheets[i].fold_rotated : sheets[i].duplex_rotated;
+			int want = fold ? table[i].fold : table[i].duplex;
+			int want_rot = fold ? table[i].fold_rotated : table[i].duplex_rotated;
 			const char *why;
 			int rc, bad;
 
-			S_config(&pc, sheets[i].paper, sheets[i].card, modes[m]);
+			S_config_layout(&pc, table[i].paper, table[i].card, modes[m], layout);
 			rc = impose_plan(&im, &pc);
 			if (want == 0) {
-				CHECK_INT(rc, -1, "%s on %s, %s: does not fit", sheets[i].card,
-				    sheets[i].paper, mode);
+				CHECK_INT(rc, -1, "%s on %s, %s: does not fit", table[i].card,
+				    table[i].paper, mode);
 				continue;
 			}
 			CHECK(rc == 0 && im.per_sheet == want && im.rotated == want_rot,
-			    "%s on %s, %s: %d per sheet%s (got %d%s)", sheets[i].card,
-			    sheets[i].paper, mode, want, want_rot ? ", turned" : "",
+			    "%s on %s, %s: %d per sheet%s (got %d%s)", table[i].card,
+			    table[i].paper, mode, want, want_rot ? ", turned" : "",
 			    im.per_sheet, im.rotated ? ", turned" : "");
 			why = S_geometry(&im, &bad);
 			CHECK(why == NULL, "%s on %s, %s: geometry%s%s (slot %d)",
-			    sheets[i].card, sheets[i].paper, mode, why ? ": " : "",
+			    table[i].card, table[i].paper, mode, why ? ": " : "",
 			    why ? why : "", bad);
 		}
 	}
+}
+
+static void
+test_table(void)
+{
+	S_table("impose sheets, margins", sheets, sizeof(sheets) / sizeof(sheets[0]),
+	    LAYOUT_MARGINS);
+	S_table("impose sheets, full", full_sheets, sizeof(full_sheets) / sizeof(full_sheets[0]),
+	    LAYOUT_FULL);
+}
+
+/* auto: the full sheet exactly where it holds strictly more, for every entry of both tables. */
+static void
+test_auto(void)
+{
+	static const struct { const char *paper, *card; int want; } named[] = {
+		{ "a4", "a7", 8 }, { "a4", "a6", 4 }, { "a4", "a8", 16 }, { "letter", "business", 10 },
+		/* Ties keep the margins: index cards hold 4 on A4 either way. */
+		{ "a4", "index-3x5", 4 },
+	};
+	size_t i, m;
+
+	CHECK_GROUP("impose auto");
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		struct print_config pc;
+		struct impose im;
+
+		S_config_layout(&pc, named[i].paper, named[i].card, DUPLEX_LONG_EDGE, LAYOUT_AUTO);
+		impose_plan(&im, &pc);
+		CHECK(im.per_sheet == named[i].want, "%s on %s: %d per sheet (got %d)",
+		    named[i].card, named[i].paper, named[i].want, im.per_sheet);
+	}
+	for (i = 0; i < sizeof(sheets) / sizeof(sheets[0]); i++)
+		for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			int fold = modes[m] == DUPLEX_FOLD;
+			int margins = fold ? sheets[i].fold : sheets[i].duplex;
+			int full = fold ? full_sheets[i].fold : full_sheets[i].duplex;
+			struct print_config pc;
+			struct impose im;
+			int rc;
+
+			S_config_layout(&pc, sheets[i].paper, sheets[i].card, modes[m], LAYOUT_AUTO);
+			rc = impose_plan(&im, &pc);
+			CHECK(strcmp(sheets[i].card, full_sheets[i].card) == 0 &&
+			    (full == 0 ? rc == -1 : rc == 0 && im.full == (full > margins) &&
+			    im.per_sheet == (full > margins ? full : margins)),
+			    "%s on %s, %s: %s", sheets[i].card, sheets[i].paper,
+			    config_duplex_name(modes[m]), full > margins ? "full" : "margins");
+		}
+}
+
+/* A7 on A4 edge to edge: A4 cut in eight, the numbers a user can check with a ruler. */
+static void
+test_full_a4_a7(void)
+{
+	struct print_config pc;
+	struct impose im;
+	struct impose_rect f, b;
+	struct impose_line v[64], l;
+	size_t n, k;
+	int s, shared;
+
+	CHECK_GROUP("impose full a4/a7");
+	S_config_layout(&pc, "a4", "a7", DUPLEX_LONG_EDGE, LAYOUT_FULL);
+	impose_plan(&im, &pc);
+	CHECK(im.rotated && im.cols == 2 && im.rows == 4, "turned, 2 across and 4 down");
+	/* 297 - 4 * 74 = 1 mm left over down the sheet: half of it above, half below. */
+	f = impose_front(&im, 0);
+	CHECK(fabs(f.x) < EPS && fabs(f.y - 0.5) < EPS, "slot 0 at 0, 0.5 mm");
+	f = impose_front(&im, 7);
+	CHECK(fabs(f.x - 105) < EPS && fabs(f.y - 222.5) < EPS, "slot 7 at 105, 222.5 mm");
+	b = impose_back(&im, 0);
+	CHECK(fabs(b.x - 105) < EPS && fabs(b.y - 0.5) < EPS && b.turns == 3,
+	    "long-edge: slot 0's back is top right");
+	/* Each back within 0.5 mm of where its front lands when the sheet turns over. */
+	for (s = 0; s < 8; s++) {
+		f = impose_front(&im, s);
+		b = impose_back(&im, s);
+		if (fabs((pc.paper_w - b.x - b.w) - f.x) > 0.5 || fabs(b.y - f.y) > 0.5)
+			break;
+	}
+	CHECK_INT(s, 8, "long-edge: every back behind its front");
+	pc.duplex = DUPLEX_SHORT_EDGE;
+	impose_plan(&im, &pc);
+	for (s = 0; s < 8; s++) {
+		f = impose_front(&im, s);
+		b = impose_back(&im, s);
+		if (fabs(b.x - f.x) > 0.5 || fabs((pc.paper_h - b.y - b.h) - f.y) > 0.5)
+			break;
+	}
+	CHECK_INT(s, 8, "short-edge: every back behind its front");
+	pc.duplex = DUPLEX_LONG_EDGE;
+	impose_plan(&im, &pc);
+	n = impose_cut_marks(&im, 8, CUT_CORNERS, v, 64);
+	/* 3 vertical lines (left, middle, right), 5 horizontal. */
+	CHECK_INT(n, 8, "hairlines: 3 down and 5 across, one per shared edge");
+	for (k = 0, shared = 0; k < n && k < 64; k++)
+		if (fabs(v[k].x0 - 105) < EPS && fabs(v[k].x1 - 105) < EPS &&
+		    fabs(v[k].y0 - 0.5) < EPS && fabs(v[k].y1 - 296.5) < EPS)
+			shared++;
+	CHECK_INT(shared, 1, "the middle cut is one line from the grid's top to its bottom");
+	CHECK_INT(impose_cut_marks(&im, 8, CUT_LINES, v, 64), 8, "lines: the same hairlines");
+	CHECK_INT(impose_cut_marks(&im, 8, CUT_NONE, v, 64), 0, "none: none");
+	/* Three cards: a full first row and one more; the lines stop where the cards do. */
+	n = impose_cut_marks(&im, 3, CUT_CORNERS, v, 64);
+	CHECK_INT(n, 6, "three cards: 3 down, 3 across");
+	CHECK(n == 6 && fabs(v[2].x0 - 210) < EPS && fabs(v[2].y1 - 74.5) < EPS,
+	    "the right edge runs only beside the first row");
+	CHECK(n == 6 && fabs(v[5].y0 - 148.5) < EPS && fabs(v[5].x1 - 105) < EPS,
+	    "the bottom edge runs only under the third card");
+	pc.duplex = DUPLEX_FOLD;
+	impose_plan(&im, &pc);
+	CHECK(im.per_sheet == 4 && im.fold_axis == IMPOSE_VERTICAL && fabs(im.fold - 105) < EPS,
+	    "fold: 4 fronts, one column left of an upright fold");
+	f = impose_front(&im, 0);
+	b = impose_back(&im, 0);
+	CHECK(fabs(f.x) < EPS && fabs(f.x + f.w - 105) < EPS && fabs(b.x - 105) < EPS &&
+	    fabs(b.y - f.y) < EPS, "fold: the fold is the cards' shared edge, backs mirrored across it");
+	CHECK(impose_fold_line(&im, &l) == 0 && fabs(l.y0 - 0.5) < EPS && fabs(l.y1 - 296.5) < EPS,
+	    "fold: the fold line spans the grid, not the paper");
 }
 
 /* A4 with A7 cards: the numbers a user can check with a ruler. */
@@ -407,6 +616,8 @@ int
 main(void)
 {
 	test_table();
+	test_auto();
+	test_full_a4_a7();
 	test_a4_a7();
 	test_turned();
 	test_pages();
