@@ -19,6 +19,9 @@
 #define MONO_SIZE 0.86           /* code blocks, relative to the text */
 #define NOTE_SIZE 0.82           /* footnotes, relative to the text */
 #define MAX_BARS 8               /* block-quote bars drawn beside one block */
+#define SHRINK_STEP 0.25         /* pt between tries when code or a table shrinks to fit */
+/* pt a line may run past its measure before it counts as too wide (rounding, never a glyph). */
+#define WIDTH_SLACK 0.5
 /* Greys, 0 black to 1 white. */
 #define GREY_RULE 0.55
 #define GREY_SHADE 0.935
@@ -32,6 +35,8 @@ struct table {
 	char *align;                 /* per column: 'l', 'c', 'r' or 0 */
 	PangoLayout **lay;           /* nrows * ncols, made on first layout */
 	double *colw, *rowh;         /* pt, at the last size laid out */
+	double *minw;                /* per column: its widest piece that may not break, pt */
+	double size;                 /* pt, the cells' size at the last layout (shrunk to fit) */
 	double width;
 };
 
@@ -52,6 +57,8 @@ struct blk {
 	struct table *table;         /* TABLE */
 	int note;                    /* a block of the footnotes, set smaller */
 	PangoLayout *layout, *mlayout;
+	PangoLayout *cont;           /* CODE: the continuation mark, at the code's size */
+	double csize;                /* CODE: the code's size at the last layout, pt */
 	double h;                    /* pt, at the last size laid out */
 	double y;                    /* pt from the body's top */
 };
@@ -158,6 +165,34 @@ S_ref(struct found *fd, const char *lit)
 }
 
 /*
+ * Inline code as markup that breaks only at its spaces: `git diff
+ * --staged` may go over two lines as `git diff` and `--staged`, never
+ * after `--`, which would read as two commands.
+ */
+static void
+S_code_words(struct buf *b, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (n == 0) {
+			buf_putc(b, ' ');
+			s++;
+			continue;
+		}
+		buf_puts(b, "<span allow_breaks=\"false\">");
+		{
+			char *word = xstrndup(s, n);
+
+			cardtext_escape(b, word);
+			free(word);
+		}
+		buf_puts(b, "</span>");
+		s += n;
+	}
+}
+
+/*
  * The inline content of a paragraph, heading or table cell as Pango
  * markup: emphasis and code keep their look, links become their text,
  * images their description; raw HTML is left out (it is not text).
@@ -182,7 +217,7 @@ S_inline_found(cmark_node *container, struct buf *b, struct found *fd)
 		case CMARK_NODE_CODE:
 			buf_puts(b, "<span font_family=\"" CARDTEXT_MONO_FAMILY "\" size=\"88%\""
 			    " insert_hyphens=\"false\">");
-			cardtext_escape(b, S_literal(n));
+			S_code_words(b, S_literal(n));
 			buf_puts(b, "</span>");
 			break;
 		case CMARK_NODE_SOFTBREAK:
@@ -348,6 +383,7 @@ S_table_new(cmark_node *node, struct found *fd)
 	t->header = xcalloc((size_t)t->nrows, sizeof(*t->header));
 	t->rowh = xcalloc((size_t)t->nrows, sizeof(*t->rowh));
 	t->colw = xcalloc((size_t)t->ncols, sizeof(*t->colw));
+	t->minw = xcalloc((size_t)t->ncols, sizeof(*t->minw));
 	t->align = xcalloc((size_t)t->ncols, 1);
 	for (c = 0; c < t->ncols; c++)
 		t->align[c] = align ? (char)align[c] : 0;
@@ -377,6 +413,7 @@ S_table_free(struct table *t)
 	free(t->header);
 	free(t->rowh);
 	free(t->colw);
+	free(t->minw);
 	free(t->align);
 	free(t);
 }
@@ -398,6 +435,8 @@ cardtext_free(struct cardtext *bs)
 			g_object_unref(b->layout);
 		if (b->mlayout)
 			g_object_unref(b->mlayout);
+		if (b->cont)
+			g_object_unref(b->cont);
 	}
 	free(bs->v);
 	free(bs->lost);
@@ -720,7 +759,11 @@ S_rtl(PangoLayout *l)
 	return line && line->resolved_dir == PANGO_DIRECTION_RTL;
 }
 
-/* Columns: natural widths when they fit; else narrow ones whole, an equal share for the rest. */
+/*
+ * Columns: natural widths when they fit; else narrow ones whole, an
+ * equal share for the rest, but never narrower than a column's widest
+ * piece that may not break (then the table is too wide).
+ */
 static void
 S_table_columns(struct table *t, double room)
 {
@@ -738,7 +781,9 @@ S_table_columns(struct table *t, double room)
 
 		changed = 0;
 		for (c = 0; c < t->ncols; c++)
-			if (!fixed[c] && t->colw[c] <= share) {
+			if (!fixed[c] && (t->colw[c] <= share || t->minw[c] >= share)) {
+				if (t->colw[c] > share)
+					t->colw[c] = t->minw[c];
 				fixed[c] = 1;
 				room -= t->colw[c];
 				open--;
@@ -751,14 +796,19 @@ S_table_columns(struct table *t, double room)
 	free(fixed);
 }
 
+/*
+ * Sets the cells at `size`: each column's natural width (colw) and its
+ * widest piece that may not break (minw). Returns the natural width of
+ * the whole table.
+ */
 static double
-S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, double width)
+S_table_measure(const struct cardtext_fonts *f, struct table *t, double size)
 {
-	double gap = 0.9 * size, pady = 0.22 * size, h;
+	double total = 0.9 * size * (t->ncols - 1);
 	int r, c;
 
 	for (c = 0; c < t->ncols; c++)
-		t->colw[c] = 0;
+		t->colw[c] = t->minw[c] = 0;
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
 			PangoLayout **l = &t->lay[r * t->ncols + c];
@@ -769,9 +819,45 @@ S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, dou
 			if (!*l)
 				*l = cardtext_new_layout(f->pango, m, 0);
 			cardtext_set_font(*l, f->text, size, t->header[r] ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+			/* At width 0 every line is one piece that may not break. */
+			pango_layout_set_width(*l, 0);
+			t->minw[c] = fmax(t->minw[c], S_width(*l));
 			pango_layout_set_width(*l, -1);
 			t->colw[c] = fmax(t->colw[c], S_width(*l));
 		}
+	for (c = 0; c < t->ncols; c++)
+		total += t->colw[c];
+	return total;
+}
+
+/* The next size to try, below `size` and no less than `least`, on a grid of SHRINK_STEP, for something natural pt wide at `size` to fit `room` pt. */
+static double
+S_shrink(double size, double least, double natural, double room)
+{
+	double s = size;
+
+	if (natural <= room || size <= least)
+		return size;
+	/* Type scales almost in proportion: start there, on the grid below. */
+	s = SHRINK_STEP * floor(size * room / natural / SHRINK_STEP);
+	return fmax(least, fmin(s, size - SHRINK_STEP));
+}
+
+static double
+S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, double width)
+{
+	double least = fmin(size, f->min > 0 ? f->min : size);
+	double natural = S_table_measure(f, t, size), gap, pady, h;
+	int r, c;
+
+	/* Too wide: smaller, down to the smallest size, before any cell wraps. */
+	while (natural > width && size > least) {
+		size = S_shrink(size, least, natural, width);
+		natural = S_table_measure(f, t, size);
+	}
+	t->size = size;
+	gap = 0.9 * size;
+	pady = 0.22 * size;
 	S_table_columns(t, width - gap * (t->ncols - 1));
 	h = 0;
 	for (r = 0; r < t->nrows; r++) {
@@ -804,6 +890,89 @@ S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, dou
 	return h;
 }
 
+/*
+ * The attributes of a code block's layout l, set unwrapped at its size:
+ * no hyphens (one would read as code), and no break inside a word (a
+ * run without spaces) that fits a line of `room` pt, so that lines wrap
+ * at spaces where they can; a longer word breaks where it must, marked
+ * like every wrap.
+ */
+static void
+S_code_attrs(PangoLayout *l, double room)
+{
+	const char *text = pango_layout_get_text(l);
+	PangoAttrList *attrs = pango_attr_list_new();
+	size_t i = 0, start, last;
+
+	pango_attr_list_insert(attrs, pango_attr_insert_hyphens_new(FALSE));
+	pango_layout_set_attributes(l, attrs);
+	pango_layout_set_width(l, -1);
+	while (text[i]) {
+		PangoRectangle a, z;
+		PangoAttribute *keep;
+
+		if (text[i] == ' ' || text[i] == '\n') {
+			i++;
+			continue;
+		}
+		start = last = i;
+		while (text[i] && text[i] != ' ' && text[i] != '\n') {
+			if (((unsigned char)text[i] & 0xc0) != 0x80)
+				last = i;
+			i++;
+		}
+		pango_layout_index_to_pos(l, (int)start, &a);
+		pango_layout_index_to_pos(l, (int)last, &z);
+		if (fabs((double)(z.x + z.width - a.x)) / PANGO_SCALE > room)
+			continue;
+		keep = pango_attr_allow_breaks_new(FALSE);
+		keep->start_index = (guint)start;
+		keep->end_index = (guint)i;
+		pango_attr_list_insert(attrs, keep);
+	}
+	pango_layout_set_attributes(l, attrs);
+	pango_attr_list_unref(attrs);
+}
+
+/*
+ * Sets code block b for text of `size` pt in a box `room` pt wide: its
+ * own size shrunk until its longest line fits (down to f->min), then
+ * lines that still do not fit wrapped, each continuation indented by the
+ * width of the mark drawn before it. Returns its height.
+ */
+static double
+S_code_layout(struct blk *b, const struct cardtext_fonts *f, double size, double room)
+{
+	double cs = size * MONO_SIZE, least = fmin(cs, f->min > 0 ? f->min : cs), natural, mark;
+
+	if (!b->layout) {
+		b->layout = cardtext_new_layout(f->pango, b->markup, 1);
+		/* Code reads left to right whatever its strings hold. */
+		pango_layout_set_auto_dir(b->layout, FALSE);
+		b->cont = cardtext_new_layout(f->pango, CARDTEXT_CONTINUED, 1);
+	}
+	pango_layout_set_indent(b->layout, 0);
+	pango_layout_set_attributes(b->layout, NULL);
+	pango_layout_set_width(b->layout, -1);
+	cardtext_set_font(b->layout, f->mono, cs, PANGO_WEIGHT_NORMAL);
+	natural = S_width(b->layout);
+	while (natural > room && cs > least) {
+		cs = S_shrink(cs, least, natural, room);
+		cardtext_set_font(b->layout, f->mono, cs, PANGO_WEIGHT_NORMAL);
+		natural = S_width(b->layout);
+	}
+	b->csize = cs;
+	cardtext_set_font(b->cont, f->mono, cs, PANGO_WEIGHT_NORMAL);
+	mark = S_width(b->cont) + 0.35 * cs;
+	if (natural > room) {
+		S_code_attrs(b->layout, room - mark);
+		pango_layout_set_width(b->layout, (int)(room * PANGO_SCALE));
+		/* A hanging indent: the first line of each code line full width, the rest after the mark. */
+		pango_layout_set_indent(b->layout, -(int)(mark * PANGO_SCALE));
+	}
+	return S_height(b->layout);
+}
+
 double
 cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size, double width)
 {
@@ -831,24 +1000,14 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 			    b->kind == BLK_HEADING ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
 			pango_layout_set_width(b->layout, (int)(bw * PANGO_SCALE));
 			b->h = S_height(b->layout);
+			/* A word of inline code longer than the line does not break. */
+			if (S_width(b->layout) > bw + WIDTH_SLACK)
+				too_wide = 1;
 			break;
 		case BLK_CODE:
-			if (!b->layout) {
-				PangoAttrList *attrs = pango_attr_list_new();
-
-				b->layout = cardtext_new_layout(f->pango, b->markup, 1);
-				/*
-				 * Code reads left to right whatever its strings hold, and
-				 * a hyphen added at a break would read as code.
-				 */
-				pango_layout_set_auto_dir(b->layout, FALSE);
-				pango_attr_list_insert(attrs, pango_attr_insert_hyphens_new(FALSE));
-				pango_layout_set_attributes(b->layout, attrs);
-				pango_attr_list_unref(attrs);
-			}
-			cardtext_set_font(b->layout, f->mono, s * MONO_SIZE, PANGO_WEIGHT_NORMAL);
-			pango_layout_set_width(b->layout, (int)((bw - s) * PANGO_SCALE));
-			b->h = S_height(b->layout) + 0.9 * s;
+			b->h = S_code_layout(b, f, s, bw - s) + 0.9 * s;
+			if (S_width(b->layout) > bw - s + WIDTH_SLACK)
+				too_wide = 1;
 			break;
 		case BLK_RULE:
 			b->h = 0.6 * s;
@@ -919,6 +1078,23 @@ S_table_draw(cairo_t *cr, const struct table *t, double x, double y, double size
 	cardtext_hline(cr, x, x + t->width, y, 0.6);
 }
 
+/* The continuation mark before every line a code block's line wrapped onto; (x, y) is the layout's origin. */
+static void
+S_code_marks(cairo_t *cr, const struct blk *b, double x, double y)
+{
+	PangoLayoutIter *it = pango_layout_get_iter(b->layout);
+	double mark_base = S_baseline(b->cont);
+
+	do {
+		PangoLayoutLine *line = pango_layout_iter_get_line_readonly(it);
+
+		if (line && !line->is_paragraph_start)
+			cardtext_show(cr, b->cont, x,
+			    y + (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE - mark_base);
+	} while (pango_layout_iter_next_line(it));
+	pango_layout_iter_free(it);
+}
+
 void
 cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top, double bottom)
 {
@@ -953,6 +1129,7 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top, doub
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0, 0, 0);
 			cardtext_show(cr, b->layout, bx + 0.5 * size, y + 0.45 * size);
+			S_code_marks(cr, b, bx + 0.5 * size, y + 0.45 * size);
 			first_baseline = 0.45 * size + S_baseline(b->layout);
 			break;
 		case BLK_RULE:
@@ -964,9 +1141,9 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top, doub
 				cardtext_hline(cr, bx + bw * 0.35, bx + bw * 0.65, y + b->h / 2, 0.5);
 			break;
 		case BLK_TABLE:
-			S_table_draw(cr, b->table, bx, y, size);
+			S_table_draw(cr, b->table, bx, y, b->table->size);
 			if (b->table->nrows > 0 && b->table->lay[0])
-				first_baseline = 0.22 * size + S_baseline(b->table->lay[0]);
+				first_baseline = 0.22 * b->table->size + S_baseline(b->table->lay[0]);
 			break;
 		}
 		if (b->mlayout) {

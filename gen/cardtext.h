@@ -22,11 +22,16 @@
 /* The monospace faces, in order: code in markup and the code-block face. */
 #define CARDTEXT_MONO_FAMILY "Noto Sans Mono,DejaVu Sans Mono,monospace"
 
-/* The faces card text is set in; every layout sets its own size. */
+/*
+ * The faces card text is set in; every layout sets its own size. min is
+ * the smallest size (pt) a code block or table shrinks to, to fit the
+ * width, before it wraps.
+ */
 struct cardtext_fonts {
 	PangoContext *pango;
 	const PangoFontDescription *text;
 	const PangoFontDescription *mono;
+	double min;
 };
 
 struct cardtext;
@@ -48,9 +53,15 @@ size_t cardtext_lost(const struct cardtext *ct, cmark_node *const **v);
 /*
  * Lays the text out at `size` points in a column `width` points wide
  * and returns its height in points, or HUGE_VAL when it is too wide at
- * this size (a table whose columns cannot narrow enough). May be called
- * again at another size; the layouts are kept until cardtext_free.
+ * this size (a table whose columns cannot narrow enough, a word of
+ * inline code longer than the line). Code never breaks inside a word
+ * unmarked: inline code breaks only at its spaces; a code block or a
+ * table too wide first shrinks (down to f->min), then a code block's
+ * lines wrap, at a space where one fits, each continuation marked with
+ * CARDTEXT_CONTINUED. May be called again at another size; the layouts
+ * are kept until cardtext_free.
  */
+#define CARDTEXT_CONTINUED "\xe2\x86\xaa"   /* U+21AA, a hooked arrow */
 double cardtext_layout(struct cardtext *ct, const struct cardtext_fonts *f,
     double size, double width);
 /*

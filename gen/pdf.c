@@ -50,6 +50,8 @@
  */
 #define FALLBACK_FAMILIES "Noto Sans Hebrew,Noto Sans Arabic,Noto Sans Symbols2,DejaVu Sans"
 #define SHRINK_STEP 0.5          /* pt between tries when shrinking to fit */
+/* pt a line may run past its measure before it counts as too wide (rounding, never a glyph). */
+#define WIDTH_SLACK 0.5
 #define PROGRESS_MIN_CARDS 500   /* decks this long show a progress line */
 #define TRACKING 0.03            /* em between capitals of the running head */
 /*
@@ -484,8 +486,10 @@ S_question_layout(struct writer *w, const char *markup, double width)
 }
 
 /*
- * Fits the question into `room` pt: the largest size that fits, then a
- * balanced measure. The layout, set as found, goes to *keep when asked.
+ * Fits the question into `room` pt: the largest size at which it is no
+ * taller than the room and no wider than the measure (a word of inline
+ * code does not break), then a balanced measure. The layout, set as
+ * found, goes to *keep when asked.
  */
 static void
 S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit,
@@ -494,19 +498,21 @@ S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit
 	char *markup = S_question_markup(w, c);
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 	PangoLayout *l = S_question_layout(w, markup, width);
+	int over = 0;
 
 	for (size = w->st.front; ; size -= SHRINK_STEP) {
 		if (size < w->st.min)
 			size = w->st.min;
 		cardtext_set_font(l, w->font, size, PANGO_WEIGHT_NORMAL);
 		h = S_height(l);
-		if (h <= room || size <= w->st.min)
+		over = h > room || S_width(l) > width + WIDTH_SLACK;
+		if (!over || size <= w->st.min)
 			break;
 	}
 	fit->front_size = size;
 	fit->front_h = h;
-	fit->front_over = h > room;
-	fit->front_width = h > room ? width : S_balance(l, width);
+	fit->front_over = over;
+	fit->front_width = over ? width : S_balance(l, width);
 	if (keep)
 		*keep = l;
 	else
@@ -522,7 +528,7 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 	static const struct block_range none = { NULL, NULL };
 	const struct card_nodes *cn = S_card_nodes(w, c);
 	struct cardtext *text = cardtext_new(cn ? &cn->back : &none, cn ? cn->heading : NULL);
-	struct cardtext_fonts f = { w->pango, w->font, w->mono };
+	struct cardtext_fonts f = { w->pango, w->font, w->mono, w->st.min };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 
 	for (size = w->st.back; ; size -= SHRINK_STEP) {

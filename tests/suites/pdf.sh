@@ -411,6 +411,77 @@ else
 	fail "footnotes" "want \"rivers.2\" and \"live?1\": $(pdftotext -layout "$pdf" - 2>/dev/null | grep -E 'rivers|live')"
 fi
 
+# ---- code on cards --------------------------------------------------------
+# A code line too wide for the card shrinks, then wraps at a space with a
+# mark (↪) before the continuation: `git bisect bad    # current commit is
+# broken` must never print `current commit is broken` as a line of its
+# own. A table too wide shrinks; `git diff --staged` never breaks after
+# `--`. A word longer than the line breaks where it must, marked. The
+# fixture's cards sit in A4/A7 slots with margins; the backs page is
+# page 2: card 1 top right, card 2 top left, card 3 bottom right (pt).
+run code "$F/code"
+pdf=$tmp/code/print/git.pdf
+# back N: the text of card N's back, cropped from page 2, blank lines out.
+back() {
+	case $1 in
+	1) set -- 309 112 ;;
+	2) set -- 76.5 112 ;;
+	3) set -- 309 432.3 ;;
+	esac
+	pdftotext -f 2 -l 2 -layout -x "${1%.*}" -y "${2%.*}" -W 210 -H 298 "$pdf" - 2>/dev/null |
+		tr -d '\f' | sed 's/^ *//; s/ *$//' | grep -v '^$' | grep -v '^GIT$' | grep -v ' · '
+}
+if [ "$rc" -ne 0 ]; then
+	fail "code" "print failed (exit $rc): $(head -c 300 "$tmp/code.err")"
+else
+	back 1 >"$tmp/code1"
+	if grep -q '^git bisect bad *# current commit is' "$tmp/code1" &&
+	    ! grep -v -e '^git ' -e '^↪ ' "$tmp/code1" | grep -q . &&
+	    grep -q '^↪ ' "$tmp/code1"; then
+		ok "code: a wrapped line goes on after ↪; no continuation reads as a command"
+	else
+		fail "code" "card 1's lines: $(tr '\n' '|' <"$tmp/code1")"
+	fi
+	back 2 >"$tmp/code2"
+	if grep -q 'git diff --staged' "$tmp/code2" && ! grep -q -- '--$' "$tmp/code2"; then
+		ok "code: a table too wide shrinks, \`git diff --staged\` whole on its line"
+	else
+		fail "code" "card 2's lines: $(tr '\n' '|' <"$tmp/code2")"
+	fi
+	back 3 >"$tmp/code3"
+	joined=$(sed 's/^↪ //' "$tmp/code3" | tr -d '\n')
+	if [ "$(grep -c '^↪ ' "$tmp/code3")" -ge 1 ] && ! grep -v -e '^curl ' -e '^↪ ' "$tmp/code3" | grep -q . &&
+	    [ "$joined" = "curl https://example.org/a/very/long/path/that/does/not/fit/on/one/line/of/any/card/at/all.tar.gz" ]; then
+		ok "code: a word longer than the line breaks, each break marked, nothing lost"
+	else
+		fail "code" "card 3's lines: $(tr '\n' '|' <"$tmp/code3")"
+	fi
+	# Every word of the backs inside its card's text area (4.5 mm in).
+	pdftotext -f 2 -l 2 -bbox "$pdf" - 2>/dev/null | awk '
+	function attr(s, k,   r) {
+		r = s; sub(".*" k "=\"", "", r); sub("\".*", "", r); return r + 0
+	}
+	BEGIN { mm = 72 / 25.4; pad = 4.5 * mm - 0.5 }
+	/<word / {
+		x0 = attr($0, "xMin"); x1 = attr($0, "xMax"); n++
+		left = (x0 + x1) / 2 < 105 * mm ? 27 * mm : 109 * mm
+		if (x0 < left + pad || x1 > left + 74 * mm - pad) {
+			t = $0; sub(/.*">/, "", t); sub(/<\/word>.*/, "", t)
+			bad = bad sprintf(" %s (%.1f-%.1f mm)", t, x0 / mm, x1 / mm)
+		}
+	}
+	END {
+		if (n == 0) print "not ok pdf code: no words on the backs page"
+		else if (bad != "") print "not ok pdf code: words outside the text area:" bad
+		else print "ok pdf code: every word of " n " on the backs page stays 4.5 mm inside its card"
+	}'
+	if grep -q warning "$tmp/code.err"; then
+		fail "code" "warnings: $(head -c 300 "$tmp/code.err")"
+	else
+		ok "code: every card fits, no warning"
+	fi
+fi
+
 # ---- metadata, outline, dates, identical bytes ------------------------
 pdf=$tmp/basic/print/align.pdf
 for kv in "Title:Alignment" "Author:Quizdeck Tests" \
