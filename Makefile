@@ -6,7 +6,7 @@ BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 DESTDIR  ?=
 CC       ?= cc
-PKGS     := libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicrohttpd sqlite3 libzip
+PKGS     := libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicrohttpd sqlite3 libzip librsvg-2.0 gdk-pixbuf-2.0
 
 # pkg-config runs lazily (=), after the deps target may have installed it all.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

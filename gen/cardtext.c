@@ -16,7 +16,10 @@
 
 #include <cmark-gfm-core-extensions.h>
 
+#include "image.h"
+
 #define MONO_SIZE 0.86           /* code blocks, relative to the text */
+#define IMAGE_MAX_EM 16          /* a picture's height at most, in em of the text: it shrinks with it */
 #define NOTE_SIZE 0.82           /* footnotes, relative to the text */
 #define MAX_BARS 8               /* block-quote bars drawn beside one block */
 #define SHRINK_STEP 0.25         /* pt between tries when code or a table shrinks to fit */
@@ -26,7 +29,7 @@
 #define GREY_RULE 0.55
 #define GREY_SHADE 0.935
 
-enum blk_kind { BLK_TEXT, BLK_HEADING, BLK_CODE, BLK_RULE, BLK_TABLE };
+enum blk_kind { BLK_TEXT, BLK_HEADING, BLK_CODE, BLK_RULE, BLK_TABLE, BLK_IMAGE };
 
 struct table {
 	int ncols, nrows;
@@ -58,6 +61,10 @@ struct blk {
 	int note;                    /* a block of the footnotes, set smaller */
 	PangoLayout *layout, *mlayout;
 	PangoLayout *cont;           /* CODE: the continuation mark, at the code's size */
+	cmark_node *image;           /* IMAGE: its node; markup is its description, in italics */
+	struct image *img;           /* IMAGE: the picture, or NULL: the description is set instead */
+	const char *why;             /* IMAGE without a picture: why (image_load's reason) */
+	double iw;                   /* IMAGE: drawn width, pt */
 	double csize;                /* CODE: the code's size at the last layout, pt */
 	double h;                    /* pt, at the last size laid out */
 	double y;                    /* pt from the body's top */
@@ -84,6 +91,9 @@ struct found {
 	unsigned char *seen;         /* per footnote number: referenced already */
 	size_t seen_cap;
 	int quotes;                  /* block quotes so far, each its id */
+	int collect;                 /* images are gathered in imgs, not set as their description */
+	cmark_node **imgs;
+	size_t nimgs, imgs_cap;
 	struct cardtext *ct;
 };
 
@@ -227,8 +237,18 @@ S_inline_found(cmark_node *container, struct buf *b, struct found *fd)
 			/* A line separator: a new line within the same paragraph. */
 			buf_puts(b, "\xe2\x80\xa8");
 			break;
-		case CMARK_NODE_EMPH:
 		case CMARK_NODE_IMAGE:
+			if (fd && fd->collect) {
+				/* Drawn after the paragraph: its description is not text here. */
+				if (enter) {
+					fd->imgs = xgrow(fd->imgs, &fd->imgs_cap, fd->nimgs + 1, sizeof(*fd->imgs));
+					fd->imgs[fd->nimgs++] = n;
+					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				}
+				break;
+			}
+			/* fall through */
+		case CMARK_NODE_EMPH:
 			buf_puts(b, enter ? "<i>" : "</i>");
 			if (fd && enter && cmark_node_get_type(n) == CMARK_NODE_IMAGE)
 				S_lose(fd, n);
@@ -437,6 +457,7 @@ cardtext_free(struct cardtext *bs)
 			g_object_unref(b->mlayout);
 		if (b->cont)
 			g_object_unref(b->cont);
+		image_free(b->img);
 	}
 	free(bs->v);
 	free(bs->lost);
@@ -455,6 +476,56 @@ S_marker(struct nest *list, int lists_above, cmark_node *item)
 	if (list->ordered)
 		return xasprintf("%d%c", list->next++, list->delim_paren ? ')' : '.');
 	return xstrdup(bullets[lists_above % 3]);
+}
+
+/* Markup that shows nothing: tags and white space only. */
+static int
+S_blank(const char *m)
+{
+	while (*m) {
+		if (*m == '<') {
+			const char *end = strchr(m, '>');
+
+			if (!end)
+				return 0;
+			m = end + 1;
+		} else if (*m == ' ' || *m == '\n' || *m == '\t')
+			m++;
+		else if (strncmp(m, "\xe2\x80\xa8", 3) == 0)
+			m += 3;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A paragraph: its text, then each of its images as a block of its own
+ * (an image alone in its paragraph is just the image).
+ */
+static void
+S_paragraph(struct cardtext *out, struct found *fd, cmark_node *n, const struct nest *stack,
+    size_t depth, char **pending)
+{
+	char *markup;
+	size_t k;
+
+	fd->collect = 1;
+	fd->nimgs = 0;
+	markup = S_inline(n, fd);
+	fd->collect = 0;
+	if (fd->nimgs == 0 || !S_blank(markup))
+		S_emit(out, BLK_TEXT, stack, depth, pending)->markup = markup;
+	else
+		free(markup);
+	for (k = 0; k < fd->nimgs; k++) {
+		struct blk *b = S_emit(out, BLK_IMAGE, stack, depth, pending);
+		char *alt = S_inline(fd->imgs[k], NULL);
+
+		b->image = fd->imgs[k];
+		b->markup = xasprintf("<i>%s</i>", alt);
+		free(alt);
+	}
 }
 
 /*
@@ -540,6 +611,9 @@ S_flatten(const struct block_range *range, struct cardtext *out, struct found *f
 				depth++;
 				break;
 			case CMARK_NODE_PARAGRAPH:
+				S_paragraph(out, fd, n, stack, depth, &pending);
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				break;
 			case CMARK_NODE_HEADING:
 				b = S_emit(out, cmark_node_get_type(n) == CMARK_NODE_HEADING
 				    ? BLK_HEADING : BLK_TEXT, stack, depth, &pending);
@@ -632,6 +706,7 @@ cardtext_new(const struct block_range *back, cmark_node *front)
 		free(S_inline(front, &fd));
 	S_flatten(back, ct, &fd, NULL);
 	S_notes(ct, &fd, front ? front : back->first);
+	free(fd.imgs);
 	free(fd.refs);
 	free(fd.seen);
 	return ct;
@@ -642,6 +717,58 @@ cardtext_lost(const struct cardtext *ct, cmark_node *const **v)
 {
 	*v = ct->lost;
 	return ct->nlost;
+}
+
+/* The i-th image block, or NULL. */
+static struct blk *
+S_image_blk(const struct cardtext *ct, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < ct->len; k++)
+		if (ct->v[k].kind == BLK_IMAGE && i-- == 0)
+			return &ct->v[k];
+	return NULL;
+}
+
+size_t
+cardtext_image_count(const struct cardtext *ct)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < ct->len; k++)
+		n += ct->v[k].kind == BLK_IMAGE;
+	return n;
+}
+
+cmark_node *
+cardtext_image_node(const struct cardtext *ct, size_t i)
+{
+	struct blk *b = S_image_blk(ct, i);
+
+	return b ? b->image : NULL;
+}
+
+void
+cardtext_set_image(struct cardtext *ct, size_t i, struct image *img, const char *why)
+{
+	struct blk *b = S_image_blk(ct, i);
+
+	if (!b) {
+		image_free(img);
+		return;
+	}
+	image_free(b->img);
+	b->img = img;
+	b->why = img ? NULL : why;
+}
+
+const char *
+cardtext_image_why(const struct cardtext *ct, size_t i)
+{
+	struct blk *b = S_image_blk(ct, i);
+
+	return b && !b->img ? (b->why ? b->why : "was not read") : NULL;
 }
 
 /* ---- laying out ------------------------------------------------------ */
@@ -991,7 +1118,19 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 		if (i > 0)
 			y += b->space * s;
 		b->y = y;
+		if (b->kind == BLK_IMAGE && b->img) {
+			double iw, ih, scale;
+
+			image_size(b->img, &iw, &ih);
+			/* Never larger than itself, as wide as the column at most, and shrinking with the text. */
+			scale = fmin(1, fmin(bw / iw, IMAGE_MAX_EM * s / ih));
+			b->iw = iw * scale;
+			b->h = ih * scale;
+			y += b->h;
+			continue;
+		}
 		switch (b->kind) {
+		case BLK_IMAGE:
 		case BLK_TEXT:
 		case BLK_HEADING:
 			if (!b->layout)
@@ -1111,15 +1250,22 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top, doub
 		double indent = fmin(b->indent * size, width / 2);
 		double shift = i >= bs->notes ? notes_shift : 0;
 		double y = top + shift + b->y;
-		int rtl = (b->kind == BLK_TEXT || b->kind == BLK_HEADING) && S_rtl(b->layout);
+		int text = b->kind == BLK_TEXT || b->kind == BLK_HEADING || (b->kind == BLK_IMAGE && !b->img);
+		int rtl = text && S_rtl(b->layout);
 		double bx = rtl ? x : x + indent;   /* the block's box, left edge */
 		double bw = width - indent;
 		double first_baseline = 0;
 
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		switch (b->kind) {
+		case BLK_IMAGE:
 		case BLK_TEXT:
 		case BLK_HEADING:
+			/* An image without its picture is set as its description. */
+			if (b->img) {
+				image_draw(b->img, cr, bx + (bw - b->iw) / 2, y, b->iw, b->h);
+				break;
+			}
 			cardtext_show(cr, b->layout, bx, y);
 			first_baseline = S_baseline(b->layout);
 			break;

@@ -46,10 +46,26 @@ struct cardtext *cardtext_new(const struct block_range *back, cmark_node *front)
 /*
  * What the card has that a card cannot print, in the front, back and
  * footnotes, for the caller to say: raw HTML (inline and block) and
- * images (printed as their description). Sets *v to the nodes, in
+ * images in the front and in table cells (printed as their description). Sets *v to the nodes, in
  * document order within each part; returns how many.
  */
 size_t cardtext_lost(const struct cardtext *ct, cmark_node *const **v);
+/*
+ * The images of the back and its footnotes, each a block of its own
+ * after its paragraph's text: drawn as pictures once given one, else
+ * set as their description in italics. cardtext_image_node gives the
+ * i-th's node (i below cardtext_image_count); cardtext_set_image gives
+ * it a picture (the text frees it) or, with NULL, why there is none;
+ * cardtext_image_why says why, or NULL when it has a picture. Images in
+ * the front and in table cells are set as their description and listed
+ * by cardtext_lost.
+ */
+struct image;
+size_t cardtext_image_count(const struct cardtext *ct);
+cmark_node *cardtext_image_node(const struct cardtext *ct, size_t i);
+void cardtext_set_image(struct cardtext *ct, size_t i, struct image *img, const char *why);
+const char *cardtext_image_why(const struct cardtext *ct, size_t i);
+
 /*
  * Lays the text out at `size` points in a column `width` points wide
  * and returns its height in points, or HUGE_VAL when it is too wide at

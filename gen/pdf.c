@@ -35,6 +35,7 @@
 #include <pango/pangocairo.h>
 
 #include "cardtext.h"
+#include "image.h"
 #include "impose.h"
 #include "links.h"
 #include "pool.h"
@@ -520,6 +521,50 @@ S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit
 	free(markup);
 }
 
+/* The file on disk an image's URL names: one of the site's assets, or NULL. */
+static const char *
+S_image_path(const struct writer *w, const char *url)
+{
+	const char *path = NULL;
+	char *target;
+	size_t i;
+
+	if (w->site == NULL || w->deck->doc == NULL)
+		return NULL;
+	target = links_output_target(w->site, w->deck->doc, url);
+	for (i = 0; target && i < w->site->nassets && !path; i++)
+		if (strcmp(w->site->assets[i].url, target) == 0)
+			path = w->site->assets[i].src->path;
+	free(target);
+	return path;
+}
+
+/*
+ * Reads the pictures of the back's images; one that cannot be read keeps
+ * its reason, for S_lost to say. An unsafe URL is not read: it was
+ * reported as left out.
+ */
+static void
+S_images(const struct writer *w, struct cardtext *text)
+{
+	size_t n = cardtext_image_count(text), i;
+
+	for (i = 0; i < n; i++) {
+		const char *url = cmark_node_get_url(cardtext_image_node(text, i));
+		const char *path, *why = "is not a file of the site (the PDF does not fetch it)";
+		struct image *img = NULL;
+
+		if (url == NULL || !links_url_is_safe(url, 1)) {
+			cardtext_set_image(text, i, NULL, NULL);
+			continue;
+		}
+		path = S_image_path(w, url);
+		if (path)
+			img = image_load(path, &why);
+		cardtext_set_image(text, i, img, why);
+	}
+}
+
 /* Fits the answer into `room` pt. The text, laid out as found, goes to *keep when asked. */
 static void
 S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
@@ -531,6 +576,7 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 	struct cardtext_fonts f = { w->pango, w->font, w->mono, w->st.min };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 
+	S_images(w, text);
 	for (size = w->st.back; ; size -= SHRINK_STEP) {
 		if (size < w->st.min)
 			size = w->st.min;
@@ -579,11 +625,11 @@ S_front(struct writer *w, const struct card *c, struct impose_rect r, struct pre
 }
 
 /*
- * Says where card c has what its PDF cannot print: each image (printed
- * as its description; an unsafe one was reported as left out), and the
- * card's first raw HTML when the web page shows it (unsafe_html; else
- * it is left out of every output, as the theme README says). Called
- * once per card, by the writer.
+ * Says where card c has what its PDF cannot print: each image it cannot
+ * draw (printed as its description; an unsafe one was reported as left
+ * out), and the card's first raw HTML when the web page shows it
+ * (unsafe_html; else it is left out of every output, as the theme
+ * README says). Called once per card, by the writer.
  */
 static void
 S_lost(struct writer *w, const struct card *c, const struct cardtext *ct)
@@ -593,6 +639,20 @@ S_lost(struct writer *w, const struct card *c, const struct cardtext *ct)
 	cmark_node *html = NULL;
 	int body = w->deck->doc && w->deck->doc->src ? w->deck->doc->src->body_line : 1;
 	const char *id = c->id ? c->id : "";
+
+	for (i = 0; i < cardtext_image_count(ct); i++) {
+		cmark_node *node = cardtext_image_node(ct, i);
+		const char *why = cardtext_image_why(ct, i), *url = cmark_node_get_url(node);
+
+		if (why == NULL || url == NULL || !links_url_is_safe(url, 1))
+			continue;
+		diag_warning(w->dl, w->file, cmark_node_get_start_line(node) + body - 1,
+		    cmark_node_get_start_column(node),
+		    "image \"%.60s\" on card \"%s\" %s: the PDF shows %s in its place; "
+		    "use a PNG, JPEG or SVG file of the site", url, id, why,
+		    cmark_node_first_child(node) ? "its description" :
+		    "nothing (it has no description: write one between ![ and ])");
+	}
 
 	for (i = 0; i < n; i++) {
 		cmark_node *node = v[i];

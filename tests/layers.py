@@ -20,7 +20,7 @@ LAYERS = [
     ("load", {"config", "content", "markdown"}),
     ("index", {"answer", "model", "quiz", "deck", "guide", "site"}),
     ("link", {"links", "outputs"}),
-    ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki"}),
+    ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image"}),
     ("outputs", {"html", "pdf", "export", "offline"}),
     ("commands", {"build", "scaffold"}),
     ("serve", {"serve"}),

@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { echo "ok pdf $1"; }
 fail() { echo "not ok pdf $1: $2"; }
 
-for t in pdfinfo pdffonts pdftotext; do
+for t in pdfinfo pdffonts pdftotext pdfimages; do
 	if ! command -v "$t" >/dev/null 2>&1; then
 		fail "poppler-utils" "$t not found (apt-get install poppler-utils)"
 		exit 0
@@ -481,6 +481,35 @@ else
 		ok "code: every card fits, no warning"
 	fi
 fi
+
+# ---- images on cards ------------------------------------------------------
+# A back's PNG, JPEG (embedded as the JPEG it is) and SVG (drawn as
+# vectors, so its description is not there as text) are drawn; one that
+# cannot be read is a warning at its line and prints its description.
+run images "$F/images"
+pdf=$tmp/images/print/pics.pdf
+want='content/cards/pics.md:21:1: warning: image "broken.png" on card "broken" is damaged: the PDF shows its description in its place; use a PNG, JPEG or SVG file of the site'
+if [ "$rc" -eq 0 ] && [ "$(grep -c warning "$tmp/images.err")" = 1 ] && grep -qxF "$want" "$tmp/images.err"; then
+	ok "images: one that cannot be read is a warning at its line"
+else
+	fail "images" "exit $rc, want the one warning \"$want\", got: $(head -c 400 "$tmp/images.err")"
+fi
+pdfimages -list "$pdf" 2>/dev/null | awk 'NR > 2 { print $1, $4 "x" $5, $9 }' >"$tmp/images.list"
+if [ "$(cat "$tmp/images.list" | tr '\n' ' ')" = "2 60x40 image 2 67x94 jpeg " ]; then
+	ok "images: the PNG's pixels and the JPEG as it is, on the backs page"
+else
+	fail "images" "pdfimages on page 2: $(tr '\n' ' ' <"$tmp/images.list")"
+fi
+pdftotext -f 2 -l 2 "$pdf" - 2>/dev/null >"$tmp/images.txt"
+if grep -q "a damaged picture" "$tmp/images.txt" && grep -q "Each rank sends to the next" "$tmp/images.txt" &&
+    ! grep -q -e "four ranks" -e "a black frame" -e "a sheet of cards" "$tmp/images.txt"; then
+	ok "images: pictures drawn in place of their descriptions, the damaged one described"
+else
+	fail "images" "backs text: $(tr '\n' ' ' <"$tmp/images.txt" | head -c 300)"
+fi
+run images-again "$F/images"
+cmp -s "$pdf" "$tmp/images-again/print/pics.pdf" && ok "images: identical bytes on a second run" ||
+	fail "images" "two runs differ: $(cmp "$pdf" "$tmp/images-again/print/pics.pdf" 2>&1)"
 
 # ---- metadata, outline, dates, identical bytes ------------------------
 pdf=$tmp/basic/print/align.pdf
