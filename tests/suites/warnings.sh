@@ -4,7 +4,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 flags="-std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror -fsyntax-only -Igen"
-pkgs="$(pkg-config --cflags libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicrohttpd)"
+pkgs="$(pkg-config --cflags libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicrohttpd librsvg-2.0 gdk-pixbuf-2.0)"
 for cc in gcc clang; do
 	if ! command -v $cc >/dev/null 2>&1; then
 		echo "not ok warnings $cc: not installed"
