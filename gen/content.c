@@ -373,6 +373,16 @@ S_validate(struct source *src, struct diag_list *dl)
 			diag_error(dl, src->display, kv->line, kv->col,
 			    "\"difficulty\" applies only to question files in content/quiz");
 			rc = -1;
+		} else if (strcmp(k, "reverse") == 0 && src->kind == SOURCE_DECK) {
+			if (v->type != TOML_BOOL) {
+				S_wrong_type(src, dl, kv, "a boolean (true or false)");
+				rc = -1;
+			} else
+				fm->reverse = v->u.b;
+		} else if (strcmp(k, "reverse") == 0) {
+			diag_error(dl, src->display, kv->line, kv->col,
+			    "\"reverse\" applies only to decks in content/cards");
+			rc = -1;
 		} else if (strcmp(k, "extra") == 0) {
 			if (v->type != TOML_TABLE) {
 				S_wrong_type(src, dl, kv, "a table ([extra])");
@@ -382,7 +392,11 @@ S_validate(struct source *src, struct diag_list *dl)
 		} else {
 			static const char *const keys[] = { "title", "description", "weight",
 			    "draft", "extra", "difficulty" };
-			const char *near = str_nearest(k, keys, question_file ? 6 : 5);
+			static const char *const deck_keys[] = { "title", "description", "weight",
+			    "draft", "extra", "reverse" };
+			int deck = src->kind == SOURCE_DECK;
+			const char *near = deck ? str_nearest(k, deck_keys, 6)
+			    : str_nearest(k, keys, question_file ? 6 : 5);
 
 			if (near)
 				diag_error(dl, src->display, kv->line, kv->col,
@@ -392,6 +406,7 @@ S_validate(struct source *src, struct diag_list *dl)
 				diag_error(dl, src->display, kv->line, kv->col,
 				    "unknown front-matter key \"%s\": expected %s; put keys of your own under [extra]",
 				    k, question_file ? "title, description, weight, draft or difficulty"
+				    : deck ? "title, description, weight, draft or reverse"
 				    : "title, description, weight or draft");
 			rc = -1;
 		}

@@ -38,6 +38,7 @@ struct front_matter {
 	int draft_line, draft_col; /* of draft's value, when draft */
 	enum difficulty difficulty; /* DIFF_NONE when absent */
 	int difficulty_line, difficulty_col;
+	int reverse;               /* a deck's reverse = true: every card also back to front */
 	struct toml_value *table;  /* the whole parsed table (owns it), or NULL */
 	struct toml_value *extra;  /* the [extra] table inside `table`, or NULL */
 	int error;                 /* the front matter had an error (reported) */

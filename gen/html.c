@@ -178,6 +178,24 @@ S_render(const struct html *h, const struct doc *doc, const char *page, const ch
 	return render_new(&o);
 }
 
+/* A render of a cloze card's heading: deletion `cloze` blank, or marked with answer. */
+static struct render *
+S_render_cloze(const struct html *h, const struct doc *doc, const char *page, const char *prefix,
+    int cloze, int answer)
+{
+	struct render_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.site = h->site;
+	o.doc = doc;
+	o.page_url = page;
+	o.id_prefix = prefix;
+	o.cloze = cloze;
+	o.cloze_answer = answer;
+	o.copy = answer;
+	return render_new(&o);
+}
+
 static int
 S_range_empty(const struct block_range *r)
 {
@@ -1163,11 +1181,61 @@ S_test(struct html *h, const struct test *t, size_t index)
 
 /* ---- deck pages -------------------------------------------------------- */
 
+/*
+ * A card's two sides as the deck page lists them. A basic card: its
+ * heading (h3.card-front), then its back. A cloze card: the heading with
+ * its deletion blank, the heading with the answer marked (p.card-answer,
+ * which the viewer shows on the back instead of the front), then the
+ * back. A reversed card: the back as its front (div.card-front), the
+ * heading's text as its back.
+ */
+static void
+S_card_sides(const struct html *h, struct render_out *o, const struct deck *d,
+    const struct card *c, const struct card_nodes *cn, struct render *r, const char *page,
+    const char *prefix)
+{
+	if (c->kind == CARD_REVERSED) {
+		render_out_open(o, "div", "card-front");
+		if (!S_range_empty(&cn->back))
+			render_out_blocks(r, o, cn->back.first, cn->back.last);
+		render_out_close(o);
+		render_out_nl(o);
+		render_out_open(o, "div", "card-back");
+		render_out_open(o, "p", NULL);
+		render_out_children(r, o, cn->heading);
+		render_out_close(o);
+		render_out_footnotes(r, o);
+		render_out_close(o);
+		render_out_nl(o);
+		return;
+	}
+	render_out_open(o, "h3", "card-front");
+	render_out_children(r, o, cn->heading);
+	render_out_close(o);
+	render_out_nl(o);
+	if (c->kind == CARD_CLOZE) {
+		struct render *ra = S_render_cloze(h, d->doc, page, prefix, c->cloze, 1);
+
+		render_out_open(o, "p", "card-answer");
+		render_out_children(ra, o, cn->heading);
+		render_out_close(o);
+		render_out_nl(o);
+		render_free(ra);
+	}
+	render_out_open(o, "div", "card-back");
+	if (!S_range_empty(&cn->back))
+		render_out_blocks(r, o, cn->back.first, cn->back.last);
+	render_out_footnotes(r, o);
+	render_out_close(o);
+	render_out_nl(o);
+}
+
 /* Every card of d as the deck page lists them, into out; tree is d's. */
 static void
 S_cards(const struct html *h, struct render_out *o, const struct deck *d,
     const struct doc_tree *tree, const char *page)
 {
+	static const char *const kinds[] = { "card", "card card-cloze", "card card-reversed" };
 	size_t i;
 	char *s;
 
@@ -1175,9 +1243,10 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d,
 		const struct card *c = &d->cards[i];
 		const struct card_nodes *cn = doc_tree_card(tree, c);
 		char *prefix = xconcat(c->id, "-", NULL);
-		struct render *r = S_render(h, d->doc, page, prefix);
+		struct render *r = c->kind == CARD_CLOZE ? S_render_cloze(h, d->doc, page, prefix, c->cloze, 0)
+		    : S_render(h, d->doc, page, prefix);
 
-		render_out_open(o, "li", "card");
+		render_out_open(o, "li", kinds[c->kind]);
 		render_out_attr(o, "id", c->id);
 		render_out_attr(o, "data-id", c->id);
 		s = xasprintf("%d", c->number);
@@ -1187,6 +1256,9 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d,
 		render_out_attr(o, "data-fingerprint", c->fingerprint);
 		render_out_nl(o);
 		render_out_open(o, "p", "card-label");
+		/* A link to the heading's id lands on its first cloze card. */
+		if (c->kind == CARD_CLOZE && (i == 0 || strcmp(d->cards[i - 1].note_id, c->note_id) != 0))
+			render_out_attr(o, "id", c->note_id);
 		s = xasprintf("%d.", c->number);
 		render_out_open(o, "span", "card-number");
 		render_out_text(o, s);
@@ -1196,16 +1268,7 @@ S_cards(const struct html *h, struct render_out *o, const struct deck *d,
 		render_out_text(o, c->label);
 		render_out_close(o);
 		render_out_nl(o);
-		render_out_open(o, "h3", "card-front");
-		render_out_children(r, o, cn->heading);
-		render_out_close(o);
-		render_out_nl(o);
-		render_out_open(o, "div", "card-back");
-		if (!S_range_empty(&cn->back))
-			render_out_blocks(r, o, cn->back.first, cn->back.last);
-		render_out_footnotes(r, o);
-		render_out_close(o);
-		render_out_nl(o);
+		S_card_sides(h, o, d, c, cn, r, page, prefix);
 		render_out_close(o);
 		render_out_nl(o);
 		render_free(r);

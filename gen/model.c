@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloze.h"
 #include "index.h"
 #include "markdown.h"
 #include "util.h"
@@ -381,7 +382,14 @@ model_collect_headings(struct doc *d, struct doc_tree *t, struct heading_list *h
 
 		if (h->id != NULL)
 			continue;
-		slug = md_slug(h->text);
+		/* A card's id never shows a cloze answer. */
+		if (cloze_has(h->node)) {
+			char *plain = cloze_text(h->node, CLOZE_SHOW_NONE, 0);
+
+			slug = md_slug(plain);
+			free(plain);
+		} else
+			slug = md_slug(h->text);
 		if (*slug == '\0') {
 			free(slug);
 			slug = xstrdup(h->top && h->level == 2 && top_fallback ? top_fallback : "section");
@@ -741,7 +749,10 @@ S_links_record(struct doc *d, const struct doc_tree *t)
 			q = &qs[qi++];
 			c = NULL;
 		} else if (ci < nc && ci < t->ncards && t->cards[ci].heading == n) {
-			c = &cs[ci++];
+			/* A heading's cards share its links: they go to the first. */
+			c = &cs[ci];
+			while (ci < nc && ci < t->ncards && t->cards[ci].heading == n)
+				ci++;
 			q = NULL;
 		}
 		S_links_block(&w, n, q, c);

@@ -168,11 +168,30 @@ struct test {
 	char *url;                 /* "quiz/<slug>/index.html" */
 };
 
+/*
+ * What a card asks. One ## heading makes one basic card; a heading with
+ * cloze deletions makes one cloze card per deletion number instead; a
+ * basic card marked .reverse, or in a deck with reverse = true, makes a
+ * reversed card after it as well. They share the heading's nodes
+ * (doc_tree_card), and each has its own id.
+ */
+enum card_kind { CARD_BASIC, CARD_CLOZE, CARD_REVERSED };
+
 struct card {
-	char *id;
-	char *label;               /* id with the first letter upper-cased */
-	int number;                /* 1-based, in file order */
-	char *front_text;          /* the heading's plain text */
+	char *id;                  /* the heading's id; "<id>-c<n>" (cloze), "<id>-r" (reversed) */
+	char *label;               /* the heading's id with the first letter upper-cased,
+	                              then " (cloze n)" or " (reversed)" */
+	int number;                /* 1-based, in file order, over every kind */
+	enum card_kind kind;
+	char *note_id;             /* the heading's id, shared by the cards it makes */
+	int cloze;                 /* CARD_CLOZE: the deletion's number (c1: 1); else 0 */
+	/* CARD_CLOZE: the heading's plain text with every deletion as written ({{c1::...}}); else NULL */
+	char *cloze_source;
+	/*
+	 * The question's plain text: the heading's, or for a cloze card the
+	 * heading's with this deletion as "[hint]" or "[…]" (never its answer).
+	 */
+	char *front_text;
 	int line, col;
 	struct deck *deck;
 	struct section_list links_to;

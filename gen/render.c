@@ -24,6 +24,7 @@
 #include <libxml/HTMLparser.h>
 #include <cmark-gfm-core-extensions.h>
 
+#include "cloze.h"
 #include "links.h"
 #include "markdown.h"
 #include "theme.h"
@@ -672,6 +673,10 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_open(r, "del", NULL);
 		return 1;
 	}
+	if (r->o.cloze && cloze_number(node) == r->o.cloze) {
+		S_open(r, "mark", "cloze");
+		return 1;
+	}
 	return 0;                     /* custom and unknown nodes: their children only */
 }
 
@@ -789,6 +794,16 @@ S_render(struct render *r, cmark_node *root)
 		 * Leaves, and the containers S_enter skips over with
 		 * cmark_iter_reset (which consumes their exit event), get no frame.
 		 */
+		if (r->o.cloze && !r->o.cloze_answer && cloze_number(node) == r->o.cloze) {
+			char *blank = cloze_blank(node);
+
+			S_open(r, "span", "cloze-blank");
+			S_text(r, blank);
+			S_close(r);
+			free(blank);
+			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
+			continue;
+		}
 		if (S_is_leaf(node) || S_is_skipped(node)) {
 			S_enter(r, it, node, NULL);
 			continue;

@@ -40,6 +40,14 @@ struct render_opts {
 	 */
 	char *(*url)(void *url_arg, const char *dest, int is_image);
 	void *url_arg;
+	/*
+	 * A cloze card's heading: deletion `cloze` is written as a blank
+	 * (span.cloze-blank, "[hint]" or "[…]"), or with cloze_answer as its
+	 * answer in a <mark>; the other deletions as their text. 0: every
+	 * deletion as its text.
+	 */
+	int cloze;
+	int cloze_answer;
 };
 
 /*

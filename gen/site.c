@@ -448,6 +448,7 @@ site_summary(const struct site *site, const struct diag_list *dl)
 {
 	size_t ntopics = 0, nq = 0, count[3] = { 0 }, ncards = 0, nsections = 0, i, j, k;
 	size_t typed[4] = { 0 };
+	size_t kinds[CARD_REVERSED + 1] = { 0 };
 	struct buf b;
 
 	for (i = 0; i < site->ntests; i++) {
@@ -462,8 +463,11 @@ site_summary(const struct site *site, const struct diag_list *dl)
 			for (k = 0; k < t->topics[j]->nquestions; k++)
 				typed[t->topics[j]->questions[k].kind]++;
 	}
-	for (i = 0; i < site->ndecks; i++)
+	for (i = 0; i < site->ndecks; i++) {
 		ncards += site->decks[i]->ncards;
+		for (j = 0; j < site->decks[i]->ncards; j++)
+			kinds[site->decks[i]->cards[j].kind]++;
+	}
 	for (i = 0; i < site->nchapters; i++)
 		nsections += site->chapters[i]->nsections;
 	buf_init(&b);
@@ -481,6 +485,9 @@ site_summary(const struct site *site, const struct diag_list *dl)
 	S_count(&b, site->ndecks, "deck", "decks");
 	buf_puts(&b, ", ");
 	S_count(&b, ncards, "card", "cards");
+	/* Said only when there are any, so a site of basic cards reads as before. */
+	if (kinds[CARD_CLOZE] || kinds[CARD_REVERSED])
+		buf_printf(&b, " (%zu cloze, %zu reversed)", kinds[CARD_CLOZE], kinds[CARD_REVERSED]);
 	buf_puts(&b, "; ");
 	S_count(&b, site->nchapters, "chapter", "chapters");
 	buf_puts(&b, ", ");
@@ -663,6 +670,14 @@ site_dump(const struct site *site, FILE *fp)
 			const struct card *c = &dk->cards[j];
 
 			fprintf(fp, "  card %d %s %s at=%d:%d ", c->number, c->id, c->label, c->line, c->col);
+			if (c->kind != CARD_BASIC)
+				fprintf(fp, "kind=%s note=%s cloze=%d ",
+				    c->kind == CARD_CLOZE ? "cloze" : "reversed", c->note_id, c->cloze);
+			if (c->cloze_source) {
+				fprintf(fp, "source=");
+				S_dump_str(fp, c->cloze_source);
+				fprintf(fp, " ");
+			}
 			S_dump_str(fp, c->front_text);
 			S_dump_range(fp, dk->doc, "back", &doc_tree_card(tr, c)->back);
 			fprintf(fp, "\n");

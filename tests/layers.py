@@ -18,7 +18,7 @@ import sys
 LAYERS = [
     ("support", {"util", "diag", "pool", "toml", "cache"}),
     ("load", {"config", "content", "markdown"}),
-    ("index", {"answer", "model", "quiz", "deck", "guide", "site"}),
+    ("index", {"answer", "model", "quiz", "deck", "guide", "site", "cloze"}),
     ("link", {"links", "outputs"}),
     ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image"}),
     ("outputs", {"html", "pdf", "export", "offline"}),
