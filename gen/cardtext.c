@@ -7,6 +7,7 @@
  * cardtext_layout and only re-measured on later ones.
  */
 #include "cardtext.h"
+#include "cloze.h"
 
 #include <limits.h>
 #include <math.h>
@@ -95,6 +96,7 @@ struct found {
 	cmark_node **imgs;
 	size_t nimgs, imgs_cap;
 	struct cardtext *ct;
+	int cloze;                   /* the deletion shown marked (cardtext_new_cloze), or 0 */
 };
 
 /* What the flattening walk is inside of. */
@@ -209,7 +211,7 @@ S_code_words(struct buf *b, const char *s)
  * What it references and loses goes to fd, when not NULL.
  */
 static void
-S_inline_found(cmark_node *container, struct buf *b, struct found *fd)
+S_inline_found(cmark_node *container, struct buf *b, struct found *fd, int cloze)
 {
 	cmark_iter *it = cmark_iter_new(container);
 	cmark_event_type ev;
@@ -270,6 +272,20 @@ S_inline_found(cmark_node *container, struct buf *b, struct found *fd)
 			if (fd)
 				S_lose(fd, n);
 			break;
+		case CMARK_NODE_CUSTOM_INLINE:
+			/* Deletion -cloze marked (weight and a rule: it prints in grey), or cloze blank. */
+			if (cloze == 0 || cloze_number(n) != (cloze < 0 ? -cloze : cloze))
+				break;
+			if (cloze < 0)
+				buf_puts(b, enter ? "<b><u>" : "</u></b>");
+			else if (enter) {
+				char *blank = cloze_blank(n);
+
+				cardtext_escape(b, blank);
+				free(blank);
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+			}
+			break;
 		default:
 			if (S_is(n, "strikethrough"))
 				buf_puts(b, enter ? "<s>" : "</s>");
@@ -285,7 +301,7 @@ S_inline(cmark_node *container, struct found *fd)
 	struct buf b;
 
 	buf_init(&b);
-	S_inline_found(container, &b, fd);
+	S_inline_found(container, &b, fd, fd ? -fd->cloze : 0);
 	buf_putc(&b, '\0');
 	return buf_detach(&b);
 }
@@ -294,6 +310,17 @@ char *
 cardtext_inline(cmark_node *container)
 {
 	return S_inline(container, NULL);
+}
+
+char *
+cardtext_inline_cloze(cmark_node *container, int cloze)
+{
+	struct buf b;
+
+	buf_init(&b);
+	S_inline_found(container, &b, NULL, cloze);
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
 }
 
 /* Code as plain text: tabs to 4-column stops, no final newline. */
@@ -615,8 +642,9 @@ S_flatten(const struct block_range *range, struct cardtext *out, struct found *f
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				break;
 			case CMARK_NODE_HEADING:
-				b = S_emit(out, cmark_node_get_type(n) == CMARK_NODE_HEADING
-				    ? BLK_HEADING : BLK_TEXT, stack, depth, &pending);
+				/* A cloze card's text, answered, is set as text, its answer marked. */
+				b = S_emit(out, cmark_node_get_type(n) == CMARK_NODE_HEADING &&
+				    !(fd->cloze && n == range->first) ? BLK_HEADING : BLK_TEXT, stack, depth, &pending);
 				b->markup = S_inline(n, fd);
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				break;
@@ -693,14 +721,15 @@ S_notes(struct cardtext *ct, struct found *fd, cmark_node *any)
 	free(defs);
 }
 
-struct cardtext *
-cardtext_new(const struct block_range *back, cmark_node *front)
+static struct cardtext *
+S_new(const struct block_range *back, cmark_node *front, int cloze)
 {
 	struct cardtext *ct = xcalloc(1, sizeof(*ct));
 	struct found fd;
 
 	memset(&fd, 0, sizeof(fd));
 	fd.ct = ct;
+	fd.cloze = cloze;
 	ct->notes = SIZE_MAX;
 	if (front)
 		free(S_inline(front, &fd));
@@ -710,6 +739,18 @@ cardtext_new(const struct block_range *back, cmark_node *front)
 	free(fd.refs);
 	free(fd.seen);
 	return ct;
+}
+
+struct cardtext *
+cardtext_new(const struct block_range *back, cmark_node *front)
+{
+	return S_new(back, front, 0);
+}
+
+struct cardtext *
+cardtext_new_cloze(const struct block_range *back, int cloze)
+{
+	return S_new(back, NULL, cloze);
 }
 
 size_t

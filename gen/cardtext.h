@@ -44,6 +44,11 @@ struct cardtext;
  */
 struct cardtext *cardtext_new(const struct block_range *back, cmark_node *front);
 /*
+ * A cloze card's back: back's first block is the card's heading, set as
+ * text with deletion `cloze` marked (bold, underlined), then the rest.
+ */
+struct cardtext *cardtext_new_cloze(const struct block_range *back, int cloze);
+/*
  * What the card has that a card cannot print, in the front, back and
  * footnotes, for the caller to say: raw HTML (inline and block) and
  * images in the front and in table cells (printed as their description). Sets *v to the nodes, in
@@ -94,6 +99,8 @@ void cardtext_free(struct cardtext *ct);
  * images their description, raw HTML is left out. Caller frees.
  */
 char *cardtext_inline(cmark_node *container);
+/* The same, with cloze deletion `cloze` as its blank ("[hint]" or "[…]"). */
+char *cardtext_inline_cloze(cmark_node *container, int cloze);
 /* Drawing primitives shared by the card text and the sheet: a grey (0 black
  * to 1 white), a layout at (x, y), a horizontal rule. */
 void cardtext_grey(cairo_t *cr, double g);

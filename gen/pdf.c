@@ -38,6 +38,7 @@
 #include "image.h"
 #include "impose.h"
 #include "links.h"
+#include "markdown.h"
 #include "pool.h"
 #include "site.h"
 #include "util.h"
@@ -459,6 +460,41 @@ S_card_nodes(const struct writer *w, const struct card *c)
 	return w->tree ? doc_tree_card(w->tree, c) : NULL;
 }
 
+/*
+ * A reversed card's question: its back's paragraphs and headings, a line
+ * each (a reversed back is a few lines; a longer one was warned about).
+ */
+static char *
+S_reversed_markup(const struct card_nodes *cn)
+{
+	struct buf b;
+	cmark_node *n;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	for (n = cn->back.first; n; n = cmark_node_next(n)) {
+		cmark_node_type type = cmark_node_get_type(n);
+		char *m = type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING
+		    ? cardtext_inline(n) : NULL;
+
+		if (b.len)
+			buf_putc(&b, '\n');
+		if (m)
+			buf_puts(&b, m);
+		else {
+			char *t = md_plain_text(n);
+
+			cardtext_escape(&b, t);
+			free(t);
+		}
+		free(m);
+		if (n == cn->back.last)
+			break;
+	}
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
+
 /* The question's markup; caller frees. */
 static char *
 S_question_markup(const struct writer *w, const struct card *c)
@@ -466,6 +502,10 @@ S_question_markup(const struct writer *w, const struct card *c)
 	const struct card_nodes *cn = S_card_nodes(w, c);
 	struct buf b;
 
+	if (cn && cn->heading && c->kind == CARD_CLOZE)
+		return cardtext_inline_cloze(cn->heading, c->cloze);
+	if (cn && c->kind == CARD_REVERSED)
+		return S_reversed_markup(cn);
 	if (cn && cn->heading)
 		return cardtext_inline(cn->heading);
 	buf_init(&b);
@@ -565,6 +605,27 @@ S_images(const struct writer *w, struct cardtext *text)
 	}
 }
 
+/*
+ * The answer's text: the back; for a cloze card its heading answered,
+ * then the back; for a reversed card its heading.
+ */
+static struct cardtext *
+S_back_text(const struct card_nodes *cn, const struct card *c, const struct block_range *none)
+{
+	struct block_range r;
+
+	if (cn && cn->heading && c->kind == CARD_CLOZE) {
+		r.first = cn->heading;
+		r.last = cn->back.last ? cn->back.last : cn->heading;
+		return cardtext_new_cloze(&r, c->cloze);
+	}
+	if (cn && cn->heading && c->kind == CARD_REVERSED) {
+		r.first = r.last = cn->heading;
+		return cardtext_new(&r, NULL);
+	}
+	return cardtext_new(cn ? &cn->back : none, cn ? cn->heading : NULL);
+}
+
 /* Fits the answer into `room` pt. The text, laid out as found, goes to *keep when asked. */
 static void
 S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
@@ -572,7 +633,7 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 {
 	static const struct block_range none = { NULL, NULL };
 	const struct card_nodes *cn = S_card_nodes(w, c);
-	struct cardtext *text = cardtext_new(cn ? &cn->back : &none, cn ? cn->heading : NULL);
+	struct cardtext *text = S_back_text(cn, c, &none);
 	struct cardtext_fonts f = { w->pango, w->font, w->mono, w->st.min };
 	double width = w->st.w - 2 * w->st.pad, size, h = 0;
 

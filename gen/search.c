@@ -145,7 +145,13 @@ search_deck(struct buf *b, const struct deck *d, const struct doc_tree *t)
 			if ((S_is_prose(n) && S_excerpt_add(&ex, n)) || n == cn->back.last)
 				break;
 		}
-		S_entry(b, "card", c->front_text, d->title, NULL, d->url, c->id, buf_str(&ex));
+		if (c->kind == CARD_REVERSED) {
+			char *title = xconcat(c->front_text, " (reversed)", NULL);
+
+			S_entry(b, "card", title, d->title, NULL, d->url, c->id, buf_str(&ex));
+			free(title);
+		} else
+			S_entry(b, "card", c->front_text, d->title, NULL, d->url, c->id, buf_str(&ex));
 	}
 	buf_free(&ex);
 }

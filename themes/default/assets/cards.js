@@ -4,7 +4,9 @@
  *
  * The page already lists every card, front and back (#all-cards); this
  * script builds one-card-at-a-time study in #viewer from clones of those
- * cards. The front (a heading) is shown first; "Flip card" or a click or
+ * cards. The front (a heading; a reversed card's is blocks) is shown
+ * first, and a cloze card's back shows p.card-answer, its text with the
+ * answer marked, in place of the front. "Flip card" or a click or
  * tap on the card shows the back, and only then can the card be rated
  * Again, Hard, Good or Easy. Each rating button says when the card would
  * come back; "Undo last rating" takes the last one back. Previous and
@@ -383,6 +385,7 @@
 				label: li.getAttribute('data-label') || '',
 				fp: li.getAttribute('data-fingerprint') || '',
 				front: li.querySelector('.card-front'),
+				answer: li.querySelector('.card-answer'),
 				back: li.querySelector('.card-back')
 			});
 		}
@@ -748,13 +751,18 @@
 		 * taller one and nothing below it moves on a flip. */
 		var faces = el('div', 'flashcard-faces');
 		var front = el('div', 'flashcard-face face-front');
-		front.appendChild(cloneChildren(card.front, el('h2', 'flashcard-front')));
+		/* A reversed card's front is blocks (its back's), not a heading. */
+		var blocks = card.front && card.front.tagName !== 'H3';
+		front.appendChild(cloneChildren(card.front, el(blocks ? 'div' : 'h2',
+			blocks ? 'flashcard-front is-blocks' : 'flashcard-front')));
 		var hint = el('p', 'flashcard-hint');
 		hint.appendChild(el('span', 'hint-pointer', 'Click the card to see the back.'));
 		hint.appendChild(el('span', 'hint-touch', 'Tap the card to see the back; swipe to move.'));
 		front.appendChild(hint);
 		var back = el('div', 'flashcard-face face-back');
-		back.appendChild(cloneChildren(card.front, el('p', 'flashcard-question')));
+		/* A cloze card's back shows its text with the answer marked, where the front had the blank. */
+		if (card.answer) back.appendChild(cloneChildren(card.answer, el('p', 'flashcard-question is-cloze')));
+		else back.appendChild(cloneChildren(card.front, el(blocks ? 'div' : 'p', 'flashcard-question')));
 		back.appendChild(cloneChildren(card.back, el('div', 'flashcard-back')));
 		(this.back ? front : back).setAttribute('aria-hidden', 'true');
 		faces.appendChild(front);
@@ -819,7 +827,8 @@
 		this.render(true);
 		this.settleFocus(e);
 		var card = this.current();
-		this.announce(this.back ? 'Back: ' + (card.back ? card.back.textContent.trim() : '') :
+		this.announce(this.back ? 'Back: ' + (card.answer ? card.answer.textContent.trim() + ' ' : '') +
+			(card.back ? card.back.textContent.trim() : '') :
 			'Front: ' + (card.front ? card.front.textContent.trim() : ''));
 	};
 
