@@ -167,7 +167,7 @@ example "A deck," "SEE ALSO" >"$site/content/cards/ports.md"
 printf '+++\ntitle = "Networks"\n+++\n' >"$site/content/quiz/networks/_index.md"
 printf '# TCP\n\n## Handshake\n\nSYN, SYN-ACK, ACK.\n' >"$site/content/guide/tcp.md"
 if $Q check --strict -C "$site" >"$tmp/out" 2>&1 &&
-	grep -qF "1 test, 1 topic, 1 question (1 easy, 0 medium, 0 hard); 1 deck, 1 card" "$tmp/out"; then
+	grep -qF "1 test, 1 topic, 1 question (1 easy, 0 medium, 0 hard); 1 deck, 5 cards (2 cloze, 1 reversed)" "$tmp/out"; then
 	ok "the examples of quizdeck(5) check clean under --strict"
 else
 	fail "the examples of quizdeck(5) do not check clean: $(head -c 600 "$tmp/out")"
