@@ -753,8 +753,12 @@
 		var front = el('div', 'flashcard-face face-front');
 		/* A reversed card's front is blocks (its back's), not a heading. */
 		var blocks = card.front && card.front.tagName !== 'H3';
-		front.appendChild(cloneChildren(card.front, el(blocks ? 'div' : 'h2',
-			blocks ? 'flashcard-front is-blocks' : 'flashcard-front')));
+		var ask = el(blocks ? 'div' : 'h2', blocks ? 'flashcard-front is-blocks' : 'flashcard-front');
+		/* One box for the heading's text: the centring flex box would make each
+		 * inline element (a cloze blank, emphasis, code) an item of its own. */
+		if (blocks) cloneChildren(card.front, ask);
+		else ask.appendChild(cloneChildren(card.front, el('span')));
+		front.appendChild(ask);
 		var hint = el('p', 'flashcard-hint');
 		hint.appendChild(el('span', 'hint-pointer', 'Click the card to see the back.'));
 		hint.appendChild(el('span', 'hint-touch', 'Tap the card to see the back; swipe to move.'));
