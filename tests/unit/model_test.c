@@ -391,7 +391,7 @@ test_mistakes(void)
 		  "content/cards/d.md:8:1: warning: this ### heading looks like a card's front, but it and what follows are on the back of card \"a\": a card is a ## heading (for a heading on the back, write **bold text**)" },
 		{ "a sub-heading on a card's back", "content/cards/d.md", "## A\n\nB.\n\n### Example\n\nD.\n\n### Why?\n", "" },
 		{ "a class on a card", "content/cards/d.md", "## A {#a .hard}\n\nB.\n",
-		  "content/cards/d.md:4:10: warning: class .hard on card \"a\" is ignored: a card's heading takes only {#id}" },
+		  "content/cards/d.md:4:10: warning: class .hard on card \"a\" is ignored: a card's heading takes {#id}, .reverse and .noreverse" },
 		{ "attributes on a chapter's heading", "content/guide/g.md", "# G\n\n### H {.wide id=h}\n",
 		  "content/guide/g.md:3:8: warning: class .wide on heading \"h\" is ignored: a heading takes only {#id}\n"
 		  "content/guide/g.md:3:14: warning: unknown attribute id= on heading \"h\" is ignored: a heading takes only {#id}; write #h instead" },
