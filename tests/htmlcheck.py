@@ -36,7 +36,7 @@ from html.parser import HTMLParser
 ALLOWED = set("""
 html head meta title link script body header nav main footer section article
 aside div span p a ul ol li h1 h2 h3 h4 h5 h6 blockquote pre code em strong
-del hr br img sup table thead tbody tr th td details summary form fieldset
+del mark hr br img sup table thead tbody tr th td details summary form fieldset
 legend label input select option output button
 """.split())
 URL_ATTRS = {"href", "src", "action", "formaction", "poster", "data", "srcset",
