@@ -185,7 +185,12 @@ struct card {
 	enum card_kind kind;
 	char *note_id;             /* the heading's id, shared by the cards it makes */
 	int cloze;                 /* CARD_CLOZE: the deletion's number (c1: 1); else 0 */
-	/* CARD_CLOZE: the heading's plain text with every deletion as written ({{c1::...}}); else NULL */
+	/*
+	 * CARD_CLOZE: the heading's plain text with every deletion as written
+	 * ({{c1::...}}); else NULL. A code span's text is in it as it is, so
+	 * an exporter writing markup renders the heading's nodes instead: a
+	 * deletion node's on_enter and on_exit are its markers (cloze.h).
+	 */
 	char *cloze_source;
 	/*
 	 * The question's plain text: the heading's, or for a cloze card the
