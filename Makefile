@@ -10,7 +10,7 @@ PKGS     := libcmark-gfm libxml-2.0 cairo pango pangocairo fontconfig libmicroht
 
 # pkg-config runs lazily (=), after the deps target may have installed it all.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcmark-gfm-extensions -lpthread -lm
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcmark-gfm-extensions -lhyphen -lpthread -lm
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes

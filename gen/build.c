@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "book.h"
 #include "html.h"
 #include "offline.h"
 #include "pdf.h"
@@ -318,6 +319,28 @@ S_deck_paths(const char *printdir, const struct deck *dk, int in_place, char **p
 	free(name);
 }
 
+/* The guide as a book in printdir; in place through a temporary file, as a deck. */
+static int
+S_write_book(const struct site *site, const char *printdir, int in_place, struct diag_list *dl)
+{
+	char *path = path_join(printdir, "guide.pdf");
+	char *tmp = in_place ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : xstrdup(path);
+	int rc = book_write(site, &site->cfg.print, BOOK_HYPHEN_DIR, tmp, &build_cancelled, dl);
+
+	/* Under --strict a warning (a picture it cannot print) fails the book too. */
+	if (rc == 0 && diag_failed(dl))
+		rc = -1;
+	if (rc == 0 && in_place && rename(tmp, path) == -1) {
+		diag_error(dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == -1 && in_place)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return rc;
+}
+
 /*
  * Writes each wanted deck's PDF into printdir: decks at once, one per
  * thread, and threads left over fitting cards for them (a lone deck gets
@@ -380,6 +403,13 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 		diag_free(&j->dl);
 		free(j->tmp);
 		free(j->path);
+	}
+	/* With every deck, the book: `quizdeck print` with no deck named writes it too. */
+	if (rc == 0 && opt->ndecks == 0 && site->nchapters > 0 && !S_should_stop()) {
+		if (S_write_book(site, printdir, in_place, dl) == -1)
+			rc = -1;
+		else
+			n++;
 	}
 	if (rc == 0)
 		*written = n;

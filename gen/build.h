@@ -34,7 +34,7 @@ struct build_options {
 /* What a build wrote: for the summary line. */
 struct build_counts {
 	size_t pages;              /* .html files */
-	size_t pdfs;               /* deck PDFs */
+	size_t pdfs;               /* deck PDFs and the book */
 	size_t exports;            /* files in out/export/ */
 };
 

@@ -211,7 +211,8 @@ S_code_words(struct buf *b, const char *s)
  * What it references and loses goes to fd, when not NULL.
  */
 static void
-S_inline_found(cmark_node *container, struct buf *b, struct found *fd, int cloze)
+S_inline_found(cmark_node *container, struct buf *b, struct found *fd, int cloze,
+    const struct cardtext_link_hook *hook)
 {
 	cmark_iter *it = cmark_iter_new(container);
 	cmark_event_type ev;
@@ -258,6 +259,10 @@ S_inline_found(cmark_node *container, struct buf *b, struct found *fd, int cloze
 		case CMARK_NODE_STRONG:
 			buf_puts(b, enter ? "<b>" : "</b>");
 			break;
+		case CMARK_NODE_LINK:
+			if (hook)
+				hook->link(hook->ctx, n, enter, b);
+			break;
 		case CMARK_NODE_FOOTNOTE_REFERENCE:
 			/* An extension's node, so the iterator visits it twice. */
 			if (!enter)
@@ -301,7 +306,7 @@ S_inline(cmark_node *container, struct found *fd)
 	struct buf b;
 
 	buf_init(&b);
-	S_inline_found(container, &b, fd, fd ? -fd->cloze : 0);
+	S_inline_found(container, &b, fd, fd ? -fd->cloze : 0, NULL);
 	buf_putc(&b, '\0');
 	return buf_detach(&b);
 }
@@ -318,9 +323,15 @@ cardtext_inline_cloze(cmark_node *container, int cloze)
 	struct buf b;
 
 	buf_init(&b);
-	S_inline_found(container, &b, NULL, cloze);
+	S_inline_found(container, &b, NULL, cloze, NULL);
 	buf_putc(&b, '\0');
 	return buf_detach(&b);
+}
+
+void
+cardtext_inline_put(cmark_node *container, struct buf *b, const struct cardtext_link_hook *hook)
+{
+	S_inline_found(container, b, NULL, 0, hook);
 }
 
 /* Code as plain text: tabs to 4-column stops, no final newline. */

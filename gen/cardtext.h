@@ -101,6 +101,16 @@ void cardtext_free(struct cardtext *ct);
 char *cardtext_inline(cmark_node *container);
 /* The same, with cloze deletion `cloze` as its blank ("[hint]" or "[…]"). */
 char *cardtext_inline_cloze(cmark_node *container, int cloze);
+/*
+ * cardtext_inline appended to b, with hook->link called on entering and
+ * leaving each link (its text is written between), to add markup of its
+ * own there: the book marks where links are and where they lead.
+ */
+struct cardtext_link_hook {
+	void (*link)(void *ctx, cmark_node *link, int enter, struct buf *b);
+	void *ctx;
+};
+void cardtext_inline_put(cmark_node *container, struct buf *b, const struct cardtext_link_hook *hook);
 /* Drawing primitives shared by the card text and the sheet: a grey (0 black
  * to 1 white), a layout at (x, y), a horizontal rule. */
 void cardtext_grey(cairo_t *cr, double g);

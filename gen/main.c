@@ -21,6 +21,7 @@
 #include "links.h"
 #include "model.h"
 #include "outputs.h"
+#include "book.h"
 #include "pdf.h"
 #include "scaffold.h"
 #include "serve.h"
@@ -37,9 +38,9 @@ static const char usage_main[] =
 "Build a study website and printable flashcards from Markdown.\n"
 "\n"
 "commands:\n"
-"  build     write the HTML site and the PDF flashcards into out/\n"
+"  build     write the HTML site, the PDF flashcards and the book into out/\n"
 "  check     parse and link everything; print diagnostics and a summary\n"
-"  print     write only the PDF flashcards (out/print/DECK.pdf)\n"
+"  print     write only the PDFs: flashcards and the guide as a book\n"
 "  export    write decks and tests for Anki, Quizlet and Moodle (out/export/)\n"
 "  serve     build, serve on this machine and rebuild on change\n"
 "  new       create a new site with one example of each kind\n"
@@ -55,10 +56,11 @@ static const char usage_build[] =
 "usage: quizdeck build [-C DIR] [-o OUT] [-j N] [-q] [--strict] [--no-pdf]\n"
 "                      [--no-export] [--no-offline]\n"
 "\n"
-"Writes the static site, out/print/DECK.pdf for every deck and\n"
-"out/export/ (`quizdeck export --help`). The build goes to a staging\n"
-"folder and replaces OUT only when all of it succeeded, then one line\n"
-"says what was written, in how long and where.\n"
+"Writes the static site, out/print/DECK.pdf for every deck,\n"
+"out/print/guide.pdf (the guide as a book) and out/export/ (`quizdeck\n"
+"export --help`). The build goes to a staging folder and replaces OUT\n"
+"only when all of it succeeded, then one line says what was written, in\n"
+"how long and where.\n"
 "\n"
 "  -C DIR        the site's folder (default: .)\n"
 "  -o OUT        the output folder (default: DIR/out)\n"
@@ -66,7 +68,7 @@ static const char usage_build[] =
 "                the same for any N\n"
 "  -q            no summary line (and no progress line)\n"
 "  --strict      warnings are errors\n"
-"  --no-pdf      skip the PDF flashcards\n"
+"  --no-pdf      skip the PDFs (flashcards and book)\n"
 "  --no-export   skip out/export/\n"
 "  --no-offline  no service worker or app manifest: the hosted site then\n"
 "                works offline only opened from disk, as serve shows it\n";
@@ -85,8 +87,9 @@ static const char usage_check[] =
 static const char usage_print_head[] =
 "usage: quizdeck print [-C DIR] [-o OUT] [-j N] [-q] [OPTIONS] [DECK...]\n"
 "\n"
-"Writes OUT/print/DECK.pdf for the named decks (default: all). The options\n"
-"override [print] in site.toml; names are read in any case (A4, Letter).\n"
+"Writes OUT/print/DECK.pdf for the named decks; with none, every deck and\n"
+"OUT/print/guide.pdf, the guide as a book. The options override [print]\n"
+"in site.toml; names are read in any case (A4, Letter).\n"
 "\n"
 "  -j N             work on N threads (default: one per core)\n"
 "  -q               no summary line (and no progress line)\n";
@@ -374,6 +377,7 @@ S_check_outputs(const struct site *site, struct diag_list *dl)
 		if (pdf_write_deck(site, site->decks[i], &site->cfg.print, NULL, site->jobs,
 		    NULL, dl) == -1)
 			break;
+	book_write(site, &site->cfg.print, BOOK_HYPHEN_DIR, NULL, NULL, dl);
 }
 
 static int

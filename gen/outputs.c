@@ -245,6 +245,8 @@ outputs_check(const struct site *site, struct diag_list *dl)
 	}
 	for (i = 0; i < site->nchapters; i++)
 		S_output_add(&o, site->chapters[i]->url, site->chapters[i]->doc->src->display, 0, 1);
+	if (site->nchapters > 0)
+		S_output_add(&o, OUTPUT_BOOK, "the guide as a book", 0, 0);
 	for (f = 0; f < EXPORT_NFORMATS; f++) {
 		size_t count = outputs_export_formats[f].of_tests ? site->ntests : site->ndecks;
 

@@ -28,6 +28,8 @@
 #define OUTPUT_SERVICE_WORKER "sw.js"
 #define OUTPUT_ICON_192 "icon-192.png"
 #define OUTPUT_ICON_512 "icon-512.png"
+/* The guide as a book (book.h), when the site has a guide. */
+#define OUTPUT_BOOK "print/guide.pdf"
 
 void outputs_check(const struct site *site, struct diag_list *dl);
 

@@ -816,8 +816,8 @@ S_marks(struct writer *w, size_t nslots)
 /* ---- documents ------------------------------------------------------- */
 
 /* SOURCE_DATE_EPOCH as ISO 8601, else a fixed date: never the clock. */
-static void
-S_date(char *out, size_t n)
+void
+pdf_date(char *out, size_t n)
 {
 	time_t t = (time_t)source_date_epoch();
 	struct tm tm;
@@ -899,7 +899,7 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
 		    cairo_status_to_string(cairo_surface_status(w->surface)));
 		return -1;
 	}
-	S_date(date, sizeof(date));
+	pdf_date(date, sizeof(date));
 	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_TITLE, title);
 	if (author && *author)
 		cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_AUTHOR, author);

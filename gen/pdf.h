@@ -5,6 +5,7 @@
 #define QUIZDECK_PDF_H
 
 #include <signal.h>
+#include <stddef.h>
 
 #include "model.h"
 
@@ -28,6 +29,9 @@ int pdf_write_deck(const struct site *site, const struct deck *deck,
  */
 int pdf_write_calibration(const struct print_config *pc, const char *path,
     struct diag_list *dl);
+
+/* SOURCE_DATE_EPOCH as ISO 8601 ("2024-01-01T00:00:00Z"), else a fixed date: never the clock. */
+void pdf_date(char *out, size_t n);
 
 /*
  * Releases Pango's default font map, so leak checkers see its caches

@@ -1,0 +1,837 @@
+/*
+ * book: the guide as a printed book. See book.h.
+ *
+ * One pass over the linked model: each chapter's tree is opened again
+ * (doc_tree_open), walked once into the blocks of a flow (flow.h), and
+ * closed; the flow then does the pages. Inline Markdown becomes Pango
+ * markup through cardtext's one conversion, with a hook that marks the
+ * links: a link to a chapter or section becomes a PDF link followed by
+ * its page, a link out of the site its URL.
+ *
+ * The text is justified: with hyphenation the spaces of a justified
+ * line stay close to even even on A5, and an even right edge is what a
+ * reader of a printed book expects. Headings, captions and asides are
+ * ragged. Chapters start on the next page rather than the next right-hand
+ * one: the book is read on screens as much as on paper, where a blank
+ * page is only a gap, and the page numbers then are the viewer's.
+ */
+#include "book.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <glib.h>
+
+#include "cardtext.h"
+#include "flow.h"
+#include "image.h"
+#include "links.h"
+#include "pdf.h"
+#include "site.h"
+#include "util.h"
+
+#define PT_PER_MM (72.0 / 25.4)
+
+struct book {
+	const struct site *site;
+	struct flow *flow;
+	struct diag_list *dl;
+	int *chapter_dest;           /* per chapter */
+	GHashTable *section_dest;    /* struct section * -> dest + 1 */
+	struct image **images;       /* loaded pictures, freed after the flow is written */
+	size_t nimages, images_cap;
+	/* the chapter being walked */
+	const struct chapter *chapter;
+	const struct doc_tree *tree;
+	const char *file;
+	int body_line;
+	/* the paragraph being converted: its links */
+	struct flow_link *links;
+	size_t nlinks, links_cap;
+	int link_open;               /* the link entered last was marked (its exit must close it) */
+	int *link_marked;            /* per open link depth: marked or not */
+	size_t depth, depth_cap;
+	int html_warned;             /* the chapter's raw HTML was reported */
+};
+
+/* What the block walk is inside of. */
+enum nest_kind { NEST_LIST, NEST_ITEM, NEST_QUOTE };
+struct nest {
+	enum nest_kind kind;
+	double indent;               /* em */
+	int ordered, tight, delim_paren, next, quotes;
+};
+
+/* ---- links ----------------------------------------------------------- */
+
+static int
+S_section_dest(const struct book *bk, const struct section *s)
+{
+	gpointer v = g_hash_table_lookup(bk->section_dest, s);
+
+	return v ? GPOINTER_TO_INT(v) - 1 : -1;
+}
+
+/*
+ * The destination of a link written in the chapter being walked: its
+ * chapter's, or its section's, or -1 when it leads out of the guide (a
+ * quiz or a deck page, a file).
+ */
+static int
+S_link_dest(const struct book *bk, const char *url)
+{
+	const struct site *site = bk->site;
+	char *to = links_output_target(site, bk->chapter->doc, url), *hash;
+	const struct anchor *a;
+	int dest = -1;
+	size_t i;
+
+	if (!to)
+		return -1;
+	hash = strchr(to, '#');
+	if (hash)
+		*hash++ = '\0';
+	for (i = 0; i < site->nchapters; i++) {
+		const struct chapter *c = site->chapters[i];
+
+		if (strcmp(c->url, to) != 0)
+			continue;
+		dest = bk->chapter_dest[i];
+		if (hash && *hash && (a = doc_anchor(c->doc, hash)) != NULL && a->kind == ANCHOR_HEADING &&
+		    S_section_dest(bk, a->u.section) >= 0)
+			dest = S_section_dest(bk, a->u.section);
+		break;
+	}
+	free(to);
+	return dest;
+}
+
+/* Appends url as code: not hyphenated, broken only where flow breaks code. */
+static void
+S_url_markup(struct buf *b, const char *url)
+{
+	buf_puts(b, "<span font_family=\"" CARDTEXT_MONO_FAMILY "\" size=\"85%\" insert_hyphens=\"false\">");
+	cardtext_escape(b, url);
+	buf_puts(b, "</span>");
+}
+
+static void
+S_link_hook(void *ctx, cmark_node *n, int enter, struct buf *b)
+{
+	struct book *bk = ctx;
+	const char *url = cmark_node_get_url(n);
+	int dest, marked;
+
+	if (enter) {
+		struct flow_link l = { -1, NULL };
+
+		marked = 0;
+		/* A link inside a link's text is only text: one place to click. */
+		if (bk->depth == 0 && url && *url) {
+			if (links_is_external(url)) {
+				if (links_url_is_safe(url, 0)) {
+					l.uri = url;
+					marked = 1;
+				}
+			} else if ((dest = S_link_dest(bk, url)) >= 0) {
+				l.dest = dest;
+				marked = 1;
+			}
+		}
+		if (marked) {
+			bk->links = xgrow(bk->links, &bk->links_cap, bk->nlinks + 1, sizeof(*bk->links));
+			bk->links[bk->nlinks++] = l;
+			buf_puts(b, FLOW_LINK_BEGIN);
+		}
+		bk->link_marked = xgrow(bk->link_marked, &bk->depth_cap, bk->depth + 1, sizeof(int));
+		bk->link_marked[bk->depth++] = marked;
+		return;
+	}
+	if (bk->depth == 0)
+		return;
+	marked = bk->link_marked[--bk->depth];
+	if (!marked)
+		return;
+	if (bk->links[bk->nlinks - 1].dest >= 0)
+		buf_puts(b, "<span size=\"88%\">\xc2\xa0(p.\xc2\xa0" FLOW_PAGE_REF ")</span>");
+	else {
+		char *text = md_plain_text(n);
+		const char *shown = url;
+
+		/* An autolink shows its URL already; mailto: shows as its address. */
+		if (strncmp(shown, "mailto:", 7) == 0)
+			shown += 7;
+		if (!text || strcmp(text, url) != 0) {
+			if (!text || strcmp(text, shown) != 0) {
+				buf_puts(b, " (");
+				S_url_markup(b, shown);
+				buf_puts(b, ")");
+			}
+		}
+		free(text);
+	}
+	buf_puts(b, FLOW_LINK_END);
+}
+
+/* The markup of a paragraph, heading or cell, with its links in bk->links. */
+static char *
+S_inline(struct book *bk, cmark_node *n)
+{
+	struct cardtext_link_hook hook = { S_link_hook, bk };
+	struct buf b;
+
+	bk->nlinks = 0;
+	bk->depth = 0;
+	buf_init(&b);
+	buf_puts(&b, "");
+	cardtext_inline_put(n, &b, &hook);
+	return buf_detach(&b);
+}
+
+/* ---- blocks ---------------------------------------------------------- */
+
+static double
+S_indent(const struct nest *st, size_t depth)
+{
+	return depth ? st[depth - 1].indent : 0;
+}
+
+static int
+S_quotes(const struct nest *st, size_t depth)
+{
+	return depth ? st[depth - 1].quotes : 0;
+}
+
+static const struct nest *
+S_list(const struct nest *st, size_t depth)
+{
+	while (depth > 0) {
+		if (st[depth - 1].kind == NEST_LIST)
+			return &st[depth - 1];
+		depth--;
+	}
+	return NULL;
+}
+
+static char *
+S_marker(struct nest *list, int lists_above, cmark_node *item)
+{
+	static const char *bullets[] = { "\xe2\x80\xa2", "\xe2\x80\x93", "\xe2\x97\xa6" };
+
+	if (cmark_node_get_type_string(item) && strcmp(cmark_node_get_type_string(item), "tasklist") == 0)
+		return xstrdup(cmark_gfm_extensions_get_tasklist_item_checked(item)
+		    ? "\xe2\x98\x91" : "\xe2\x98\x90");
+	if (list->ordered)
+		return xasprintf("%d%c", list->next++, list->delim_paren ? ')' : '.');
+	return xstrdup(bullets[lists_above % 3]);
+}
+
+/* The source position of node n, for a diagnostic. */
+static int
+S_line(const struct book *bk, cmark_node *n)
+{
+	return cmark_node_get_start_line(n) + bk->body_line - 1;
+}
+
+/* The picture an image node shows, loaded (kept until the book is written), or NULL with a warning. */
+static const struct image *
+S_picture(struct book *bk, cmark_node *img)
+{
+	const struct site *site = bk->site;
+	const char *url = cmark_node_get_url(img), *why = NULL;
+	char *to;
+	struct image *im = NULL;
+	size_t i;
+
+	if (!url || links_is_external(url)) {
+		diag_warning(bk->dl, bk->file, S_line(bk, img), cmark_node_get_start_column(img),
+		    "image \"%.60s\" is not printed in the book: only a picture in the site's content "
+		    "folder can be; the book shows its description in its place", url ? url : "");
+		return NULL;
+	}
+	to = links_output_target(site, bk->chapter->doc, url);
+	for (i = 0; to && i < site->nassets; i++)
+		if (strcmp(site->assets[i].url, to) == 0) {
+			im = image_load(site->assets[i].src->path, &why);
+			break;
+		}
+	free(to);
+	if (!im) {
+		diag_warning(bk->dl, bk->file, S_line(bk, img), cmark_node_get_start_column(img),
+		    "image \"%.60s\" is not printed in the book: %s; the book shows its description "
+		    "in its place (use a PNG, JPEG or SVG file)", url, why ? why : "it was not found");
+		return NULL;
+	}
+	bk->images = xgrow(bk->images, &bk->images_cap, bk->nimages + 1, sizeof(*bk->images));
+	bk->images[bk->nimages++] = im;
+	return im;
+}
+
+/* The image a paragraph holds alone, or NULL. */
+static cmark_node *
+S_lone_image(cmark_node *para)
+{
+	cmark_node *c = cmark_node_first_child(para);
+
+	if (c && cmark_node_get_type(c) == CMARK_NODE_IMAGE && cmark_node_next(c) == NULL)
+		return c;
+	return NULL;
+}
+
+static void
+S_para(struct book *bk, cmark_node *n, enum flow_role role, const struct nest *st, size_t depth,
+    char **marker, int tight)
+{
+	struct flow_para p;
+	cmark_node *img = role == FLOW_BODY && !*marker ? S_lone_image(n) : NULL;
+	const struct image *im = img ? S_picture(bk, img) : NULL;
+	char *markup;
+
+	if (im) {
+		const char *title = cmark_node_get_title(img);
+
+		flow_image(bk->flow, im, S_indent(st, depth), -1);
+		if (title && *title) {
+			struct buf b;
+
+			buf_init(&b);
+			buf_puts(&b, "");
+			cardtext_escape(&b, title);
+			memset(&p, 0, sizeof(p));
+			p.markup = b.data;
+			p.role = FLOW_CAPTION;
+			p.indent = S_indent(st, depth);
+			p.dest = -1;
+			flow_para(bk->flow, &p);
+			buf_free(&b);
+		}
+		return;
+	}
+	markup = S_inline(bk, n);
+	memset(&p, 0, sizeof(p));
+	p.markup = markup;
+	p.role = role;
+	p.links = bk->links;
+	p.nlinks = bk->nlinks;
+	p.indent = S_indent(st, depth);
+	p.marker = *marker;
+	p.quote = S_quotes(st, depth);
+	p.tight = tight;
+	p.dest = -1;
+	flow_para(bk->flow, &p);
+	free(markup);
+	free(*marker);
+	*marker = NULL;
+}
+
+static void
+S_heading(struct book *bk, cmark_node *n)
+{
+	const struct section *sec = doc_tree_section_at(bk->tree, n);
+	int level = cmark_node_get_heading_level(n);
+	struct flow_para p;
+	char *markup = S_inline(bk, n);
+
+	memset(&p, 0, sizeof(p));
+	p.markup = markup;
+	p.role = level <= 2 ? FLOW_H2 : level == 3 ? FLOW_H3 : FLOW_H4;
+	p.links = bk->links;
+	p.nlinks = bk->nlinks;
+	p.dest = sec ? S_section_dest(bk, sec) : -1;
+	if (sec) {
+		p.outline = level < 2 ? 1 : level;
+		p.outline_title = sec->title;
+	}
+	flow_para(bk->flow, &p);
+	free(markup);
+}
+
+static void
+S_table(struct book *bk, cmark_node *node, double indent)
+{
+	int ncols = cmark_gfm_extensions_get_table_columns(node), nrows = 0, r, c;
+	uint8_t *al = cmark_gfm_extensions_get_table_alignments(node);
+	cmark_node *row, *cell;
+	char **cells, *align;
+	int *header;
+
+	for (row = cmark_node_first_child(node); row; row = cmark_node_next(row))
+		nrows++;
+	if (ncols <= 0 || nrows <= 0)
+		return;
+	cells = xcalloc((size_t)ncols * nrows, sizeof(*cells));
+	header = xcalloc((size_t)nrows, sizeof(*header));
+	align = xcalloc((size_t)ncols, 1);
+	for (c = 0; c < ncols; c++)
+		align[c] = al ? (char)al[c] : 0;
+	for (r = 0, row = cmark_node_first_child(node); row; row = cmark_node_next(row), r++) {
+		header[r] = cmark_gfm_extensions_get_table_row_is_header(row);
+		for (c = 0, cell = cmark_node_first_child(row); cell && c < ncols;
+		    cell = cmark_node_next(cell), c++)
+			cells[r * ncols + c] = cardtext_inline(cell);
+	}
+	flow_table(bk->flow, ncols, nrows, cells, header, align, indent);
+	for (r = 0; r < ncols * nrows; r++)
+		free(cells[r]);
+	free(cells);
+	free(header);
+	free(align);
+}
+
+/* "Practise this": the questions and cards that link to a section, as short references. */
+static void
+S_practise(struct book *bk, const struct xref_list *xl)
+{
+	struct flow_para p;
+	struct buf b;
+	size_t i;
+
+	if (xl->len == 0)
+		return;
+	buf_init(&b);
+	buf_puts(&b, "<b>Practise this:</b> ");
+	for (i = 0; i < xl->len; i++) {
+		const struct xref *x = &xl->v[i];
+
+		if (i > 0)
+			buf_puts(&b, "; ");
+		if (x->kind == XREF_QUESTION) {
+			const struct question *q = x->u.question;
+			const struct topic *t = q->topic;
+
+			/* The test's title only where there are several to tell apart. */
+			if (bk->site->ntests > 1 || !t->title) {
+				cardtext_escape(&b, t->test->title);
+				if (t->title && strcmp(t->title, t->test->title) != 0)
+					buf_puts(&b, ", ");
+			}
+			if (t->title && (bk->site->ntests <= 1 || strcmp(t->title, t->test->title) != 0))
+				cardtext_escape(&b, t->title);
+			buf_printf(&b, ", question %zu", (size_t)(q - t->questions) + 1);
+		} else {
+			const struct card *c = x->u.card;
+
+			cardtext_escape(&b, c->deck->title);
+			buf_printf(&b, ", card %d", c->number);
+		}
+	}
+	buf_putc(&b, '.');
+	memset(&p, 0, sizeof(p));
+	p.markup = b.data;
+	p.role = FLOW_ASIDE;
+	p.dest = -1;
+	flow_para(bk->flow, &p);
+	buf_free(&b);
+}
+
+static void
+S_push(struct nest **st, size_t *depth, size_t *cap, enum nest_kind kind, double indent, int quotes)
+{
+	*st = xgrow(*st, cap, *depth + 1, sizeof(**st));
+	memset(&(*st)[*depth], 0, sizeof(**st));
+	(*st)[*depth].kind = kind;
+	(*st)[*depth].indent = indent;
+	(*st)[*depth].quotes = quotes;
+	(*depth)++;
+}
+
+/*
+ * The blocks first..last (siblings) into the flow in role, one walk with
+ * cmark's iterator and a stack of its own (nesting costs a loop, not C
+ * stack). With a marker (taken), the range is one item with it: a
+ * footnote and its number. A section's "Practise this" comes before the
+ * next heading.
+ */
+static void
+S_blocks(struct book *bk, cmark_node *first, cmark_node *last, enum flow_role role, char *marker,
+    const struct section **open)
+{
+	struct nest *st = NULL;
+	size_t depth = 0, cap = 0;
+	char *pending = marker;
+	int lists = 0;
+	cmark_node *top;
+
+	if (marker)
+		S_push(&st, &depth, &cap, NEST_ITEM, 1.6, 0);
+	for (top = first; top; top = cmark_node_next(top)) {
+		cmark_iter *it = cmark_iter_new(top);
+		cmark_event_type ev;
+
+		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+			cmark_node *n = cmark_iter_get_node(it);
+			int enter = ev == CMARK_EVENT_ENTER;
+			const struct nest *list = S_list(st, depth);
+			int tight = list && list->tight && depth > 0 && st[depth - 1].kind == NEST_ITEM;
+
+			switch (cmark_node_get_type(n)) {
+			case CMARK_NODE_LIST:
+				if (!enter) {
+					depth--;
+					lists--;
+					break;
+				}
+				S_push(&st, &depth, &cap, NEST_LIST, S_indent(st, depth), S_quotes(st, depth));
+				st[depth - 1].ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+				st[depth - 1].tight = cmark_node_get_list_tight(n);
+				st[depth - 1].delim_paren = cmark_node_get_list_delim(n) == CMARK_PAREN_DELIM;
+				st[depth - 1].next = cmark_node_get_list_start(n);
+				lists++;
+				break;
+			case CMARK_NODE_ITEM:
+				if (!enter) {
+					if (pending) {
+						struct flow_para p;
+
+						memset(&p, 0, sizeof(p));
+						p.markup = "";
+						p.role = role;
+						p.indent = S_indent(st, depth);
+						p.marker = pending;
+						p.dest = -1;
+						flow_para(bk->flow, &p);
+						free(pending);
+						pending = NULL;
+					}
+					depth--;
+					break;
+				}
+				free(pending);
+				pending = depth > 0 && st[depth - 1].kind == NEST_LIST
+				    ? S_marker(&st[depth - 1], lists - 1, n) : NULL;
+				S_push(&st, &depth, &cap, NEST_ITEM, S_indent(st, depth) +
+				    (depth > 0 && st[depth - 1].ordered ? 1.6 : 1.2), S_quotes(st, depth));
+				break;
+			case CMARK_NODE_BLOCK_QUOTE:
+				if (!enter) {
+					depth--;
+					break;
+				}
+				S_push(&st, &depth, &cap, NEST_QUOTE, S_indent(st, depth) + 1.3,
+				    S_quotes(st, depth) + 1);
+				break;
+			case CMARK_NODE_PARAGRAPH:
+				/* The first paragraph of an item sits close under the item before it. */
+				S_para(bk, n, role, st, depth, &pending,
+				    tight && cmark_node_previous(n) == NULL && cmark_node_previous(cmark_node_parent(n)));
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				break;
+			case CMARK_NODE_HEADING:
+				if (open && *open) {
+					S_practise(bk, &(*open)->backlinks);
+					*open = NULL;
+				}
+				S_heading(bk, n);
+				if (open)
+					*open = doc_tree_section_at(bk->tree, n);
+				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				break;
+			case CMARK_NODE_CODE_BLOCK: {
+				const char *lit = cmark_node_get_literal(n);
+				size_t len = lit ? strlen(lit) : 0;
+				char *text = xstrndup(lit ? lit : "", len);
+
+				while (len > 0 && text[len - 1] == '\n')
+					text[--len] = '\0';
+				flow_code(bk->flow, text, S_indent(st, depth), S_quotes(st, depth));
+				free(text);
+				break;
+			}
+			case CMARK_NODE_THEMATIC_BREAK:
+				flow_rule(bk->flow, S_indent(st, depth));
+				break;
+			case CMARK_NODE_HTML_BLOCK:
+			case CMARK_NODE_HTML_INLINE:
+				if (bk->site->cfg.markdown.unsafe_html && !bk->html_warned) {
+					bk->html_warned = 1;
+					diag_warning(bk->dl, bk->file, S_line(bk, n), cmark_node_get_start_column(n),
+					    "raw HTML in chapter \"%s\" is left out of the book, which prints only "
+					    "what Markdown writes: write it in Markdown to print it", bk->chapter->slug);
+				}
+				break;
+			case CMARK_NODE_FOOTNOTE_DEFINITION:
+				if (enter)
+					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				break;
+			default:
+				if (enter && cmark_node_get_type_string(n) &&
+				    strcmp(cmark_node_get_type_string(n), "table") == 0) {
+					S_table(bk, n, S_indent(st, depth));
+					cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+				}
+				break;
+			}
+		}
+		cmark_iter_free(it);
+		if (top == last)
+			break;
+	}
+	if (marker && pending == marker) {
+		struct flow_para p;
+
+		memset(&p, 0, sizeof(p));
+		p.markup = "";
+		p.role = role;
+		p.indent = S_indent(st, depth);
+		p.marker = pending;
+		p.dest = -1;
+		flow_para(bk->flow, &p);
+	}
+	free(pending);
+	free(st);
+}
+
+/* The chapter's footnotes, numbered as cmark-gfm numbers them, under "Notes". */
+static void
+S_notes(struct book *bk, cmark_node *root)
+{
+	cmark_node *c;
+	int num = 0;
+
+	for (c = cmark_node_first_child(root); c; c = cmark_node_next(c)) {
+		if (cmark_node_get_type(c) != CMARK_NODE_FOOTNOTE_DEFINITION)
+			continue;
+		if (num++ == 0) {
+			struct flow_para p;
+
+			memset(&p, 0, sizeof(p));
+			p.markup = "Notes";
+			p.role = FLOW_H4;
+			p.dest = -1;
+			flow_para(bk->flow, &p);
+		}
+		if (cmark_node_first_child(c))
+			S_blocks(bk, cmark_node_first_child(c), cmark_node_last_child(c), FLOW_NOTE,
+			    xasprintf("%d.", num), NULL);
+	}
+}
+
+static void
+S_chapter(struct book *bk, size_t i)
+{
+	const struct chapter *c = bk->site->chapters[i];
+	struct doc_tree *t = doc_tree_open(c->doc);
+	cmark_node *root = doc_tree_root(t), *first = cmark_node_first_child(root), *last;
+	const struct section *open = NULL;
+	struct flow_para p;
+	struct buf b;
+
+	bk->chapter = c;
+	bk->tree = t;
+	bk->file = c->doc->src->display;
+	bk->body_line = c->doc->src->body_line;
+	bk->html_warned = 0;
+	flow_new_page(bk->flow, FLOW_PAGE_OPENING, bk->site->cfg.title, c->title);
+	flow_sink(bk->flow, 0.1);
+	buf_init(&b);
+	buf_printf(&b, "Chapter %zu", i + 1);
+	memset(&p, 0, sizeof(p));
+	p.markup = b.data;
+	p.role = FLOW_LABEL;
+	p.dest = -1;
+	flow_para(bk->flow, &p);
+	buf_reset(&b);
+	buf_puts(&b, "");
+	cardtext_escape(&b, c->title);
+	memset(&p, 0, sizeof(p));
+	p.markup = b.data;
+	p.role = FLOW_H1;
+	p.dest = bk->chapter_dest[i];
+	p.outline = 1;
+	p.outline_title = c->title;
+	flow_para(bk->flow, &p);
+	buf_free(&b);
+	flow_space(bk->flow, 1.5);
+	/* A leading # heading is the chapter's title, set above already (as the web page does). */
+	if (first && cmark_node_get_type(first) == CMARK_NODE_HEADING &&
+	    cmark_node_get_heading_level(first) == 1)
+		first = cmark_node_next(first);
+	for (last = first; last && cmark_node_next(last) &&
+	    cmark_node_get_type(cmark_node_next(last)) != CMARK_NODE_FOOTNOTE_DEFINITION;
+	    last = cmark_node_next(last))
+		;
+	if (first && cmark_node_get_type(first) != CMARK_NODE_FOOTNOTE_DEFINITION)
+		S_blocks(bk, first, last, FLOW_BODY, NULL, &open);
+	if (open)
+		S_practise(bk, &open->backlinks);
+	S_practise(bk, &c->backlinks);
+	S_notes(bk, root);
+	doc_tree_close(t);
+	bk->tree = NULL;
+}
+
+static void
+S_title_page(struct book *bk)
+{
+	const struct config *cfg = &bk->site->cfg;
+	struct flow_para p;
+	struct buf b;
+
+	flow_new_page(bk->flow, FLOW_PAGE_BARE, NULL, NULL);
+	flow_sink(bk->flow, 0.28);
+	buf_init(&b);
+	buf_puts(&b, "");
+	cardtext_escape(&b, cfg->title && *cfg->title ? cfg->title : "Guide");
+	memset(&p, 0, sizeof(p));
+	p.markup = b.data;
+	p.role = FLOW_TITLE;
+	p.dest = -1;
+	flow_para(bk->flow, &p);
+	if (cfg->description && *cfg->description) {
+		buf_reset(&b);
+		buf_puts(&b, "");
+		cardtext_escape(&b, cfg->description);
+		p.markup = b.data;
+		p.role = FLOW_SUBTITLE;
+		flow_para(bk->flow, &p);
+	}
+	if (cfg->author && *cfg->author) {
+		flow_sink(bk->flow, 0.8);
+		buf_reset(&b);
+		buf_puts(&b, "");
+		cardtext_escape(&b, cfg->author);
+		p.markup = b.data;
+		p.role = FLOW_SUBTITLE;
+		flow_para(bk->flow, &p);
+	}
+	buf_free(&b);
+}
+
+static void
+S_contents(struct book *bk)
+{
+	const struct site *site = bk->site;
+	struct flow_para p;
+	struct buf b;
+	size_t i, k;
+
+	flow_new_page(bk->flow, FLOW_PAGE_OPENING, site->cfg.title, "Contents");
+	flow_sink(bk->flow, 0.1);
+	memset(&p, 0, sizeof(p));
+	p.markup = "Contents";
+	p.role = FLOW_H1;
+	p.dest = flow_dest(bk->flow);
+	p.outline = 1;
+	p.outline_title = "Contents";
+	flow_para(bk->flow, &p);
+	flow_space(bk->flow, 1);
+	buf_init(&b);
+	for (i = 0; i < site->nchapters; i++) {
+		const struct chapter *c = site->chapters[i];
+
+		buf_reset(&b);
+		buf_printf(&b, "%zu\xe2\x80\x82", i + 1);
+		cardtext_escape(&b, c->title);
+		flow_contents(bk->flow, b.data, 1, bk->chapter_dest[i]);
+		for (k = 0; k < c->nsections; k++) {
+			const struct section *s = c->sections[k];
+
+			if (s->level != 2)
+				continue;
+			buf_reset(&b);
+			buf_puts(&b, "");
+			cardtext_escape(&b, s->title);
+			flow_contents(bk->flow, b.data, 2, S_section_dest(bk, s));
+		}
+	}
+	buf_free(&b);
+}
+
+/* The book's paper and text block: a measure of about 66 characters, or the paper's width less margins. */
+static void
+S_style(const struct print_config *pc, struct flow_style *st)
+{
+	double side_min = 15 * PT_PER_MM;
+
+	memset(st, 0, sizeof(*st));
+	st->page_w = pc->paper_w * PT_PER_MM;
+	st->page_h = pc->paper_h * PT_PER_MM;
+	/* 10 pt on A5 and smaller (read on a tablet at page width), 11 pt on larger paper. */
+	st->size = st->page_w < 450 ? 10 : 11;
+	if (st->page_w < 320)
+		st->size = 9;
+	st->margin_side = fmax(side_min, (st->page_w - 33 * st->size) / 2);
+	if (st->page_w - 2 * st->margin_side < 12 * st->size)
+		st->margin_side = fmax(8 * PT_PER_MM, (st->page_w - 12 * st->size) / 2);
+	st->margin_top = fmax(18 * PT_PER_MM, 0.085 * st->page_h);
+	st->margin_bottom = st->margin_top * 1.2;
+	st->mono = CARDTEXT_MONO_FAMILY;
+}
+
+int
+book_write(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl)
+{
+	struct book bk;
+	struct flow_style st;
+	struct flow_meta meta;
+	char date[32], *dict = NULL, *font;
+	const char *why = NULL;
+	size_t i, k;
+	int rc = 0;
+
+	if (site->nchapters == 0)
+		return 0;
+	memset(&bk, 0, sizeof(bk));
+	bk.site = site;
+	bk.dl = dl;
+	S_style(pc, &st);
+	/* A serif for running text, as books set it; the print font after it for what it lacks. */
+	font = xasprintf("Noto Serif,%s,serif", pc->font && *pc->font ? pc->font : "Noto Sans");
+	st.font = font;
+	st.lang = site->cfg.language;
+	if (site->cfg.language && *site->cfg.language) {
+		dict = flow_hyphen_dict(hyphen_dir, site->cfg.language);
+		if (!dict)
+			diag_warning(dl, site->cfg.path, 0, 0,
+			    "no hyphenation dictionary for language \"%s\" in %s: the book is set without "
+			    "hyphenation; install Debian's hyphen-%s package (apt-cache search hyphen-)",
+			    site->cfg.language, hyphen_dir, site->cfg.language);
+	}
+	st.hyphen_dict = dict;
+	bk.flow = flow_new(&st);
+	bk.chapter_dest = xcalloc(site->nchapters + 1, sizeof(int));
+	bk.section_dest = g_hash_table_new(g_direct_hash, g_direct_equal);
+	for (i = 0; i < site->nchapters; i++) {
+		const struct chapter *c = site->chapters[i];
+
+		bk.chapter_dest[i] = flow_dest(bk.flow);
+		for (k = 0; k < c->nsections; k++)
+			g_hash_table_insert(bk.section_dest, c->sections[k],
+			    GINT_TO_POINTER(flow_dest(bk.flow) + 1));
+	}
+	S_title_page(&bk);
+	S_contents(&bk);
+	for (i = 0; i < site->nchapters; i++) {
+		if (stop && *stop) {
+			rc = -1;
+			goto out;
+		}
+		S_chapter(&bk, i);
+	}
+	pdf_date(date, sizeof(date));
+	memset(&meta, 0, sizeof(meta));
+	meta.title = site->cfg.title;
+	meta.author = site->cfg.author;
+	meta.subject = site->cfg.description;
+	meta.date = date;
+	if (flow_write(bk.flow, path, &meta, stop, &why) == -1) {
+		if (!(stop && *stop))
+			diag_error(dl, NULL, 0, 0, "cannot write %s: %s", path ? path : OUTPUT_BOOK, why);
+		rc = -1;
+	}
+out:
+	flow_free(bk.flow);
+	for (i = 0; i < bk.nimages; i++)
+		image_free(bk.images[i]);
+	free(bk.images);
+	free(bk.links);
+	free(bk.link_marked);
+	free(bk.chapter_dest);
+	g_hash_table_destroy(bk.section_dest);
+	free(dict);
+	free(font);
+	return rc;
+}

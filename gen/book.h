@@ -1,0 +1,30 @@
+/*
+ * book: the guide as a printed book, out/print/guide.pdf.
+ */
+#ifndef QUIZDECK_BOOK_H
+#define QUIZDECK_BOOK_H
+
+#include <signal.h>
+
+#include "model.h"
+#include "outputs.h"
+
+/* Where Debian keeps libhyphen's dictionaries (the hyphen-* packages). */
+#define BOOK_HYPHEN_DIR "/usr/share/hyphen"
+
+/*
+ * Writes the site's guide as a book at path (NULL: laid out and checked,
+ * nothing written), on paper pc->paper_w x pc->paper_h, hyphenated for
+ * the site's language with a dictionary from hyphen_dir (Debian's
+ * /usr/share/hyphen): a title page, the contents, then each chapter
+ * from a new page, its footnotes at its end; links between chapters as
+ * PDF links with the page they lead to, and an outline of chapters and
+ * sections. What it cannot print (a picture it cannot read, raw HTML
+ * under unsafe_html) is a warning at its place. Returns 0, or -1 with a
+ * diagnostic (or without one when *stop turned non-zero). A site
+ * without chapters has no book: 0, nothing written.
+ */
+int book_write(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl);
+
+#endif
