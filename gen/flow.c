@@ -112,7 +112,6 @@ struct flow {
 	PangoFontMap *map;
 	PangoContext *pango;
 	HyphenDict *dict;
-	size_t hyphen_breaks;
 };
 
 /* ---- building -------------------------------------------------------- */
@@ -910,7 +909,9 @@ S_start_height(const struct flow *f, size_t i, int depth)
 	b = &f->v[i];
 	if (b->nlines == 0)
 		return 0;
-	h = b->space + S_span(b, 0, S_splits(b) && b->nlines > S_min_lines(b) ? S_min_lines(b) : b->nlines);
+	/* A block too short to leave the least at both ends is not split at all. */
+	h = b->space + S_span(b, 0, S_splits(b) && b->nlines >= 2 * S_min_lines(b)
+	    ? S_min_lines(b) : b->nlines);
 	if (S_keeps(f, i))
 		h += S_span(b, 0, b->nlines) - S_span(b, 0, 1) + S_start_height(f, i + 1, depth + 1);
 	return h;
@@ -1092,9 +1093,9 @@ S_link(struct flow *f, cairo_t *cr, const struct flow_link *l, const double *r, 
 	for (i = 0; i < 4 * nr; i++)
 		buf_printf(&a, "%s%.2f", i ? " " : "", r[i]);
 	buf_puts(&a, "] ");
+	/* A named destination: Cairo 1.16 drops a link by page number to a page not yet drawn. */
 	if (l->dest >= 0)
-		buf_printf(&a, "page=%d pos=[0 %.2f]", f->dests[l->dest].page,
-		    fmax(0, f->dests[l->dest].y - f->st.size));
+		buf_printf(&a, "dest='d%d'", l->dest);
 	else {
 		buf_puts(&a, "uri=");
 		S_attr_string(&a, l->uri);
@@ -1221,8 +1222,14 @@ S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 {
 	const struct blk *b = &f->v[pc->b];
 	double left = f->st.margin_side, y = f->st.margin_top + pc->y, h = S_span(b, pc->l0, pc->l1);
-	int i;
 
+	if (pc->l0 == 0 && b->dest >= 0 && (size_t)b->dest < f->ndests) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "name='d%d' x=0 y=%.2f", b->dest, fmax(0, y - f->st.size));
+		cairo_tag_begin(cr, CAIRO_TAG_DEST, name);
+		cairo_tag_end(cr, CAIRO_TAG_DEST);
+	}
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	switch (b->kind) {
 	case B_PARA:
@@ -1235,13 +1242,6 @@ S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 			    y + b->lines[0].baseline - (double)pango_layout_get_baseline(b->mlayout) / PANGO_SCALE);
 			pango_cairo_show_layout(cr, b->mlayout);
 		}
-		for (i = pc->l0; i < pc->l1; i++)
-			if (i + 1 < b->nlines && b->lines[i].len >= 2) {
-				const char *t = pango_layout_get_text(b->layout) + b->lines[i].start + b->lines[i].len - 2;
-
-				if (memcmp(t, "\xc2\xad", 2) == 0)
-					f->hyphen_breaks++;
-			}
 		break;
 	case B_CODE:
 		S_grey(cr, GREY_SHADE);
@@ -1401,7 +1401,6 @@ S_draw(struct flow *f, const char *path, const struct flow_meta *meta,
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, meta->date);
 	cr = cairo_create(s);
 	S_outline(f, s);
-	f->hyphen_breaks = 0;
 	for (p = 0; p < f->npages; p++) {
 		if (stop && *stop) {
 			*why = "interrupted";
@@ -1479,10 +1478,45 @@ flow_page_of(const struct flow *f, int dest)
 	return dest >= 0 && (size_t)dest < f->ndests ? f->dests[dest].page : 0;
 }
 
-size_t
-flow_hyphen_breaks(const struct flow *f)
+static void
+S_dump_line(const struct blk *b, int i, FILE *fp)
 {
-	return f->hyphen_breaks;
+	const char *t = pango_layout_get_text(b->layout) + b->lines[i].start;
+	int n = b->lines[i].len, k;
+
+	fputs("    | ", fp);
+	for (k = 0; k < n; k++) {
+		if (k + 1 < n && memcmp(t + k, "\xc2\xad", 2) == 0) {
+			if (k + 2 == n && i + 1 < b->nlines)
+				fputc('-', fp);
+			k++;
+		} else if (k + 2 < n && memcmp(t + k, "\xe2\x80\x8b", 3) == 0)
+			k += 2;
+		else if (t[k] != '\n')
+			fputc(t[k], fp);
+	}
+	fputc('\n', fp);
+}
+
+void
+flow_dump(const struct flow *f, FILE *fp)
+{
+	static const char *kinds[] = { "bare", "opening", "running" };
+	size_t p, i = 0;
+	int k;
+
+	for (p = 0; p < f->npages; p++) {
+		fprintf(fp, "page %zu %s\n", p + 1, kinds[f->pages[p].kind]);
+		for (; i < f->npieces && f->pieces[i].page == (int)p; i++) {
+			const struct piece *pc = &f->pieces[i];
+			const struct blk *b = &f->v[pc->b];
+
+			fprintf(fp, "  block %zu lines %d-%d\n", pc->b, pc->l0, pc->l1);
+			if ((b->kind == B_PARA || b->kind == B_CODE) && b->layout)
+				for (k = pc->l0; k < pc->l1; k++)
+					S_dump_line(b, k, fp);
+		}
+	}
 }
 
 char *

@@ -18,13 +18,15 @@
  * of a block leading to its n-th struct flow_link; FLOW_PAGE_REF where
  * the page number of the link before it goes. Body text is hyphenated
  * with the dictionary given to flow_new, as soft hyphens, except in
- * code (markup with insert_hyphens="false").
+ * code (markup with insert_hyphens="false"), which may break only
+ * before . / _ ? # & = (as the Chicago Manual breaks a URL).
  */
 #ifndef QUIZDECK_FLOW_H
 #define QUIZDECK_FLOW_H
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "image.h"
 
@@ -140,8 +142,12 @@ int flow_write(struct flow *f, const char *path, const struct flow_meta *meta,
 /* After flow_write: the page count, and the 1-based page a destination is on (0: none). */
 int flow_pages(const struct flow *f);
 int flow_page_of(const struct flow *f, int dest);
-/* After flow_write: the soft hyphens at which a line was broken, for tests. */
-size_t flow_hyphen_breaks(const struct flow *f);
+/*
+ * After flow_write, for tests: each page ("page 3 running") and the
+ * pieces of blocks on it ("  block 7 lines 0-4"), each line of text
+ * after it as set, a break at a soft hyphen shown as "-".
+ */
+void flow_dump(const struct flow *f, FILE *fp);
 
 /*
  * The libhyphen dictionary for a language ("en", "en-GB", "de"), found

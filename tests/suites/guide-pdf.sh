@@ -1,0 +1,176 @@
+#!/bin/sh
+# The guide as a book (out/print/guide.pdf), read back with poppler-utils
+# and a few lines of Python over the PDF's objects: the paper, fonts
+# embedded, the contents' page numbers against where each chapter and
+# section is found, the outline against the chapters and sections, links
+# inside the book and out of it, pictures, footnotes, hyphenation,
+# "Practise this", identical bytes on rebuild, A4 and A5, and the
+# warnings. One line per check: `ok guide-pdf ...` / `not ok guide-pdf ...`.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+Q=${QUIZDECK:-./quizdeck}
+SOURCE_DATE_EPOCH=1700000000
+export SOURCE_DATE_EPOCH
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok guide-pdf $1"; }
+fail() { echo "not ok guide-pdf $1: $2"; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got \"$2\", want \"$3\""; fi; }
+
+for t in pdfinfo pdffonts pdftotext pdfimages pdftoppm python3; do
+	if ! command -v "$t" >/dev/null 2>&1; then
+		fail "tools" "$t not found (make test-deps)"
+		exit 0
+	fi
+done
+
+# The fixture, with a PNG and a JPEG drawn from a PDF by pdftoppm.
+site=$tmp/site
+cp -R tests/fixtures/book "$site"
+$Q new "$tmp/pics" >/dev/null && $Q print -q -C "$tmp/pics" -o "$tmp/pics/out" basics
+pdftoppm -png -r 10 -singlefile -f 1 -l 1 "$tmp/pics/out/print/basics.pdf" "$site/content/guide/pic"
+pdftoppm -jpeg -r 10 -singlefile -f 1 -l 1 "$tmp/pics/out/print/basics.pdf" "$site/content/guide/photo"
+
+$Q build --strict -q -C "$site" -o "$tmp/out" 2>"$tmp/err"
+check "the fixture builds under --strict" "$?" 0
+check "and says nothing" "$(cat "$tmp/err")" ""
+pdf=$tmp/out/print/guide.pdf
+[ -s "$pdf" ] && ok "build writes out/print/guide.pdf" || fail "build writes out/print/guide.pdf" "no file"
+
+info() { pdfinfo "$1" | sed -n "s/^$2: *//p"; }
+check "A5 paper from [print] paper" "$(info "$pdf" 'Page size')" "419.528 x 595.276 pts"
+check "the title is the site's" "$(info "$pdf" Title)" "Book fixture"
+check "dated by SOURCE_DATE_EPOCH" "$(pdfinfo -isodates "$pdf" | sed -n 's/^CreationDate: *//p')" \
+	"2023-11-14T22:13:20Z"
+notemb=$(pdffonts "$pdf" | tail -n +3 | awk '$(NF-4) != "yes"' | wc -l)
+check "every font is embedded" "$notemb" 0
+
+# contents PDF: "title page" lines of the contents page, one per entry, as pdftotext -layout sets them.
+contents() {
+	pdftotext -layout -f 2 -l 2 "$1" - | sed -n 's/^ *\([0-9]* *\)\{0,1\}\(.*[^ ]\)  *\([0-9][0-9]*\)$/\2|\3/p' |
+		sed 's/^[0-9][0-9]* *//'
+}
+# found PDF TEXT: the first page from 3 on with a line that is TEXT.
+found() {
+	n=$(pdfinfo "$1" | sed -n 's/^Pages: *//p') p=3
+	while [ "$p" -le "$n" ]; do
+		if pdftotext -f "$p" -l "$p" "$1" - | grep -qx -- "$2"; then
+			echo "$p"
+			return
+		fi
+		p=$((p + 1))
+	done
+	echo none
+}
+check_contents() {
+	contents "$2" >"$tmp/contents"
+	check "$1: the contents list the chapters and their sections" "$(cut -d'|' -f1 "$tmp/contents" | tr '\n' ',')" \
+		"First steps,Alpha,Beta,Second chapter,Gamma,Third chapter,Far section,"
+	while IFS='|' read -r title page; do
+		check "$1: contents say \"$title\" is on page $page" "$(found "$2" "$title")" "$page"
+	done <"$tmp/contents"
+}
+check_contents A5 "$pdf"
+ch3=$(sed -n 's/^Third chapter|//p' "$tmp/contents")
+far=$(sed -n 's/^Far section|//p' "$tmp/contents")
+[ "$far" -gt "$ch3" ] && ok "the far section is pages into its chapter (p. $far)" ||
+	fail "the far section is pages into its chapter" "chapter $ch3, section $far"
+check "each chapter opens with its number" "$(pdftotext -f "$ch3" -l "$ch3" "$pdf" - | head -1)" "Chapter 3"
+
+# The outline, and the links, read from the PDF's objects (Cairo writes them uncompressed).
+python3 - "$pdf" >"$tmp/objects" <<'EOF'
+import re, sys
+d = open(sys.argv[1], "rb").read()
+objs = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(.*?)endobj", d, re.S)}
+def title(s):
+    m = re.search(rb"/Title \((.*?)\)\s*/", s, re.S)
+    return m.group(1).decode("latin-1") if m else None
+def depth(n):
+    k = 0
+    while True:
+        m = re.search(rb"/Parent (\d+) 0 R", objs[n])
+        if not m or title(objs[int(m.group(1))]) is None:
+            return k
+        n = int(m.group(1))
+        k += 1
+items = [n for n in sorted(objs) if title(objs[n]) is not None and b"/Parent" in objs[n]]
+for n in items:
+    print("outline " + "  " * depth(n) + title(objs[n]))
+for s in objs.values():
+    if b"/Subtype /Link" in s:
+        m = re.search(rb"/URI \((.*?)\)", s)
+        print("uri " + m.group(1).decode() if m else ("dest" if b"/Dest" in s else "link without target"))
+EOF
+check "the outline holds the chapters and their sections" "$(sed -n 's/^outline //p' "$tmp/objects" | tr '\n' ',')" \
+	"Contents,First steps,  Alpha,  Beta,    Beta detail,Second chapter,  Gamma,Third chapter,  Far section,"
+check "every link leads somewhere" "$(grep -c 'link without target' "$tmp/objects")" 0
+# 7 contents lines, "the far section", "the first chapter"
+check "links inside the book: the contents and the two in the text" "$(grep -cx dest "$tmp/objects")" 9
+check "a link out of the book leads to its URL" "$(sed -n 's/^uri //p' "$tmp/objects")" "https://example.org/a/path?x=1"
+
+pdftotext "$pdf" "$tmp/text"
+grep -q "the far section (p. $far)" "$tmp/text" && ok "a link to a section reads its page (p. $far)" ||
+	fail "a link to a section reads its page" "no \"the far section (p. $far)\" in $(grep -i 'far section' "$tmp/text" | head -3)"
+one=$(sed -n 's/^First steps|//p' "$tmp/contents")
+grep -q "the first chapter (p. $one)" "$tmp/text" && ok "a link to a chapter reads its page (p. $one)" ||
+	fail "a link to a chapter reads its page" "$(grep 'first chapter' "$tmp/text")"
+tr -d '\n ' <"$tmp/text" | grep -qF "Example(https://example.org/a/path?x=1)" &&
+	ok "a link out of the book prints its URL" || fail "a link out of the book prints its URL" "not in the text"
+grep -qx "Practise this: Checks, question 1." "$tmp/text" && ok "a section's \"Practise this\" is a short reference" ||
+	fail "a section's \"Practise this\" is a short reference" "$(grep -i practise "$tmp/text")"
+
+# Footnotes at the end of their chapter: after its last section, before the next chapter.
+awk '/^Beta detail$/ { s = 1 } s && /^Notes$/ { n = NR } n && /^1\. *A footnote of the first chapter\.$/ { f = NR }
+	/Chapter 2$/ { c = NR } END { exit !(n && f > n && c > f) }' "$tmp/text" &&
+	ok "footnotes come under Notes at the end of their chapter" ||
+	fail "footnotes come under Notes at the end of their chapter" "$(grep -n 'Notes\|footnote\|^Chapter' "$tmp/text")"
+
+# Pictures: the PNG and the JPEG as images (the JPEG as its own bytes), the SVG as drawing and text.
+pdfimages -list "$pdf" | tail -n +3 | awk '{ print $3, $9 }' | sort >"$tmp/images"
+check "the PNG and the JPEG are in the PDF" "$(tr '\n' ',' <"$tmp/images")" "image image,image jpeg,"
+grep -qx "Diagram label" "$tmp/text" && ok "the SVG is drawn (its text is there)" || fail "the SVG is drawn" "no \"Diagram label\""
+grep -qx "A labelled diagram" "$tmp/text" && ok "a picture's title is its caption" || fail "a picture's title is its caption" "none"
+
+# Hyphenation: a line broken at a soft hyphen, whose halves make a word of the source.
+word=$(awk '/\xc2\xad$/ { sub(/\xc2\xad$/, ""); n = split($0, w, " "); a = w[n]; getline; split($0, v, " "); print a v[1]; exit }' "$tmp/text")
+if [ -n "$word" ] && grep -q -- "$(printf %s "$word" | tr -d ',.')" "$site/content/guide/one.md"; then
+	ok "a line breaks at a soft hyphen inside a word (\"$word\")"
+else
+	fail "a line breaks at a soft hyphen inside a word" "\"$word\""
+fi
+
+# The same bytes again, and on one thread.
+$Q build -q -C "$site" -o "$tmp/out2" && cmp -s "$pdf" "$tmp/out2/print/guide.pdf" &&
+	ok "identical bytes on rebuild" || fail "identical bytes on rebuild" "the files differ"
+$Q print -q -j 1 -C "$site" -o "$tmp/out3" && cmp -s "$pdf" "$tmp/out3/print/guide.pdf" &&
+	ok "print writes the same book on one thread" || fail "print writes the same book on one thread" "the files differ"
+
+# A4: the paper from --paper, the contents still true.
+$Q print -q --paper a4 -C "$site" -o "$tmp/a4"
+check "A4 with print --paper a4" "$(info "$tmp/a4/print/guide.pdf" 'Page size')" "595.276 x 841.89 pts (A4)"
+check_contents A4 "$tmp/a4/print/guide.pdf"
+
+# print with a deck named writes that deck only, not the book.
+$Q print -q -C "$tmp/pics" -o "$tmp/only" basics
+[ ! -e "$tmp/only/print/guide.pdf" ] && ok "print DECK writes no book" || fail "print DECK writes no book" "it did"
+
+# Warnings: no dictionary for the language; a picture the book cannot draw.
+sed 's/^language = "en"/language = "zz"/' "$site/site.toml" >"$tmp/zz.toml" && cp "$tmp/zz.toml" "$site/site.toml"
+$Q check -C "$site" >/dev/null 2>"$tmp/err"
+check "no dictionary for the language is a warning that names the package" "$(cat "$tmp/err")" \
+	"$site/site.toml: warning: no hyphenation dictionary for language \"zz\" in /usr/share/hyphen: the book is set without hyphenation; install Debian's hyphen-zz package (apt-cache search hyphen-)"
+cp tests/fixtures/book/site.toml "$site/site.toml"
+echo "not a picture" >"$site/content/guide/pic.png"
+$Q check -C "$site" >/dev/null 2>"$tmp/err"
+check "a picture it cannot read is a warning at its place" "$(cat "$tmp/err")" \
+	"content/guide/one.md:12:1: warning: image \"pic.png\" is not printed in the book: not a PNG, JPEG or SVG picture; the book shows its description in its place (use a PNG, JPEG or SVG file)"
+$Q build --strict -q -C "$site" -o "$tmp/out" 2>/dev/null
+check "which fails a --strict build" "$?" 1
+
+# The book's name is taken: a deck named guide would write over it.
+mkdir -p "$site/content/cards"
+printf '+++\ntitle = "Guide deck"\n+++\n\n## Front\n\nBack.\n' >"$site/content/cards/guide.md"
+$Q check -C "$site" >/dev/null 2>"$tmp/err"
+grep -q "print/guide.pdf.*the guide as a book\|the guide as a book.*print/guide.pdf" "$tmp/err" &&
+	ok "a deck named guide clashes with the book" || fail "a deck named guide clashes with the book" "$(cat "$tmp/err")"
