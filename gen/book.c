@@ -310,6 +310,15 @@ S_para(struct book *bk, cmark_node *n, enum flow_role role, const struct nest *s
 		return;
 	}
 	markup = S_inline(bk, n);
+	if (g_utf8_strlen(markup, -1) > FLOW_MAX_CHARS) {
+		char *plain = md_plain_text(n);
+
+		if (plain && g_utf8_strlen(plain, -1) > FLOW_MAX_CHARS)
+			diag_warning(bk->dl, bk->file, S_line(bk, n), cmark_node_get_start_column(n),
+			    "a paragraph of %ld characters is cut at %d in the book: split it into "
+			    "paragraphs to print it whole", (long)g_utf8_strlen(plain, -1), FLOW_MAX_CHARS);
+		free(plain);
+	}
 	memset(&p, 0, sizeof(p));
 	p.markup = markup;
 	p.role = role;

@@ -277,7 +277,6 @@ flow_contents(struct flow *f, const char *markup, int level, int dest)
 	b->markup = xconcat(FLOW_LINK_BEGIN, markup, FLOW_LINK_END, NULL);
 	S_copy_links(b, &l, 1);
 	b->level = level;
-	b->has_ref = 1;
 }
 
 static void
@@ -384,9 +383,43 @@ S_fill_refs(const struct flow *f, const struct blk *b, const char *markup)
 	int links = 0;
 	const char *s;
 
+	size_t chars = 0, skipped = 0;
+
 	buf_init(&out);
 	buf_puts(&out, "");
 	for (s = markup; *s; ) {
+		/*
+		 * Past the characters set (FLOW_MAX_CHARS, and one to show the
+		 * cut) only the tags that close what is open are kept: the rest
+		 * would cost the markup parser without being set.
+		 */
+		if (*s == '<' && strchr(s, '>')) {
+			const char *end = strchr(s, '>') + 1;
+			int closing = s[1] == '/', empty = end - s >= 2 && end[-2] == '/';
+
+			if (chars <= FLOW_MAX_CHARS || (closing && skipped == 0))
+				buf_put(&out, s, (size_t)(end - s));
+			else if (closing)
+				skipped--;
+			else if (!empty)
+				skipped++;
+			s = end;
+			continue;
+		}
+		if (chars > FLOW_MAX_CHARS) {
+			s++;
+			continue;
+		}
+		if (*s == '&' && strchr(s, ';')) {
+			const char *end = strchr(s, ';') + 1;
+
+			buf_put(&out, s, (size_t)(end - s));
+			s = end;
+			chars++;
+			continue;
+		}
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			chars++;
 		if (strncmp(s, FLOW_LINK_BEGIN, mark) == 0)
 			links++;
 		if (strncmp(s, FLOW_PAGE_REF, mark) == 0) {
@@ -485,7 +518,7 @@ S_set_text(struct flow *f, struct blk *b, PangoLayout *l, const char *markup, in
 	char *filled = S_fill_refs(f, b, markup), *text = NULL;
 	PangoAttrList *attrs = NULL, *moved;
 	GSList *all, *it;
-	size_t len, i, *map, run = 0;
+	size_t len, i, *map, run = 0, chars = 0, plain_until = 0, cut_at = SIZE_MAX;
 	unsigned char *nohyph;
 	struct buf out;
 	int link = 0;
@@ -519,29 +552,48 @@ S_set_text(struct flow *f, struct blk *b, PangoLayout *l, const char *markup, in
 			i += n;
 			continue;
 		}
-		if (hyphenate && g_unichar_isalpha(u) && !nohyph[i]) {
-			size_t j = i, chars = 0;
+		if (chars++ >= FLOW_MAX_CHARS) {
+			if (chars == FLOW_MAX_CHARS + 1) {
+				buf_puts(&out, "\xe2\x80\xa6");
+				cut_at = i;
+			}
+			i += n;
+			continue;
+		}
+		if (hyphenate && i >= plain_until && g_unichar_isalpha(u) && !nohyph[i]) {
+			size_t j = i, wchars = 0;
 
-			while (j < len && g_unichar_isalpha(g_utf8_get_char(text + j)) && !nohyph[j]) {
+			/* The word, up to where the text is cut (chars counts its first letter already). */
+			while (j < len && g_unichar_isalpha(g_utf8_get_char(text + j)) && !nohyph[j] &&
+			    chars + wchars <= FLOW_MAX_CHARS) {
 				size_t k = j;
 
 				j = (size_t)(g_utf8_next_char(text + j) - text);
 				while (++k < j)
 					map[k] = out.len;
-				chars++;
+				wchars++;
 			}
+			if (j - i > MAX_WORD) {
+				/* No word: a run of letters, broken every MAX_RUN bytes below. */
+				plain_until = j;
+				for (size_t k = i + 1; k < j; k++)
+					map[k] = 0;
+				goto plain;
+			}
+			chars += wchars - 1;
 			/* A word run into digits or an underscore is a name, not a word. */
 			if ((i > 0 && (g_ascii_isdigit(text[i - 1]) || text[i - 1] == '_')) ||
 			    (j < len && (g_ascii_isdigit(text[j]) || text[j] == '_')))
 				buf_put(&out, text + i, j - i);
 			else
-				S_hyphenate(f, text + i, j - i, chars, &out);
+				S_hyphenate(f, text + i, j - i, wchars, &out);
 			for (size_t k = i + 1; k < j; k++)
 				map[k] = map[i];
 			run += j - i;
 			i = j;
 			continue;
 		}
+plain:
 		/*
 		 * Code and URLs are words hyphens must not break: a break is
 		 * allowed before . / _ ? # & = (as the Chicago Manual breaks a
@@ -570,6 +622,11 @@ S_set_text(struct flow *f, struct blk *b, PangoLayout *l, const char *markup, in
 	for (it = all; it; it = it->next) {
 		PangoAttribute *a = it->data;
 
+		/* What starts in the text cut off is dropped with it (and costs nothing to insert). */
+		if (a->start_index >= cut_at) {
+			pango_attribute_destroy(a);
+			continue;
+		}
 		a->start_index = map[a->start_index < len ? a->start_index : len];
 		if (a->end_index != PANGO_ATTR_INDEX_TO_TEXT_END)
 			a->end_index = map[a->end_index < len ? a->end_index : len];
@@ -603,6 +660,13 @@ S_layout(struct flow *f, const char *family, double size, PangoWeight w, PangoSt
 	pango_font_description_free(fd);
 	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
 	return l;
+}
+
+/* A block's indent in points: at most half the measure, however deep the nesting. */
+static double
+S_indent(const struct flow *f, const struct blk *b)
+{
+	return fmin(b->indent * f->st.size, f->measure / 2);
 }
 
 /* The layout's lines as units, from top, shifted down by dy. */
@@ -646,7 +710,7 @@ S_layout_para(struct flow *f, struct blk *b)
 	double size = f->st.size * rs->size;
 
 	b->size = size;
-	b->x = b->indent * f->st.size;
+	b->x = S_indent(f, b);
 	b->w = f->measure - b->x;
 	b->layout = S_layout(f, f->st.font, size, rs->weight, rs->style);
 	pango_layout_set_width(b->layout, (int)(b->w * PANGO_SCALE));
@@ -681,7 +745,7 @@ S_layout_code(struct flow *f, struct blk *b)
 	double size = f->st.size * CODE_SIZE;
 
 	b->size = size;
-	b->x = b->indent * f->st.size;
+	b->x = S_indent(f, b);
 	b->w = f->measure - b->x;
 	b->pad = 0.45 * f->st.size;
 	b->layout = S_layout(f, f->st.mono, size, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL);
@@ -734,7 +798,7 @@ S_layout_table(struct flow *f, struct blk *b)
 	int r, c;
 
 	b->size = size;
-	b->x = b->indent * f->st.size;
+	b->x = S_indent(f, b);
 	b->space = 0.8 * f->st.size;
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
@@ -784,7 +848,7 @@ S_layout_table(struct flow *f, struct blk *b)
 static void
 S_layout_image(struct flow *f, struct blk *b)
 {
-	double w, h, room = f->measure - b->indent * f->st.size, scale = 1;
+	double w, h, room = f->measure - S_indent(f, b), scale = 1;
 
 	image_size(b->image, &w, &h);
 	if (w > room)
@@ -792,7 +856,7 @@ S_layout_image(struct flow *f, struct blk *b)
 	if (h * scale > 0.7 * f->body_h)
 		scale = 0.7 * f->body_h / h;
 	b->w = w * scale;
-	b->x = b->indent * f->st.size + (room - b->w) / 2;
+	b->x = S_indent(f, b) + (room - b->w) / 2;
 	b->space = 0.9 * f->st.size;
 	b->lines = xcalloc(1, sizeof(*b->lines));
 	b->lines[0].h = h * scale;
@@ -802,17 +866,11 @@ S_layout_image(struct flow *f, struct blk *b)
 static void
 S_layout_contents(struct flow *f, struct blk *b)
 {
-	double size = f->st.size, numw, gap = 1.5 * size;
-	int d = b->links[0].dest;
-	char num[16];
+	/* The page number is set when the page is drawn: the entry's lines do not depend on it. */
+	double size = f->st.size, numw = 3 * size, gap = 1.5 * size;
 
 	b->size = size;
 	b->x = (b->level - 1) * 1.5 * size;
-	snprintf(num, sizeof(num), "%d", d >= 0 && (size_t)d < f->ndests ? f->dests[d].page : 0);
-	b->numlayout = S_layout(f, f->st.font, size, b->level == 1 ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
-	    PANGO_STYLE_NORMAL);
-	pango_layout_set_text(b->numlayout, num, -1);
-	numw = 3 * size;
 	b->w = f->measure - b->x - numw - gap;
 	b->layout = S_layout(f, f->st.font, size, b->level == 1 ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
 	    PANGO_STYLE_NORMAL);
@@ -1168,8 +1226,12 @@ S_quote_bars(struct flow *f, cairo_t *cr, const struct blk *b, double left, doub
 
 	S_grey(cr, GREY_RULE);
 	cairo_set_line_width(cr, 1.2);
-	for (q = 0; q < b->quote && q < 8; q++) {
-		double bx = left + (b->indent - (b->quote - q) * 1.3 + 0.2) * f->st.size;
+	/* The innermost quotes' bars, each 1.3 em left of the text it holds, within the indent. */
+	for (q = b->quote > 8 ? b->quote - 8 : 0; q < b->quote; q++) {
+		double bx = left + b->x - ((b->quote - q) * 1.3 - 0.2) * f->st.size;
+
+		if (bx < left)
+			continue;
 
 		cairo_move_to(cr, bx, y - 0.25 * f->st.size);
 		cairo_line_to(cr, bx, y + h);
@@ -1264,13 +1326,19 @@ S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 		cairo_stroke(cr);
 		break;
 	case B_CONTENTS: {
-		double numw = S_width(b->numlayout), r[4];
+		PangoLayout *num = S_layout(f, f->st.font, b->size,
+		    b->level == 1 ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL);
+		char digits[32];
+		double r[4];
 
+		snprintf(digits, sizeof(digits), "%d", flow_page_of(f, b->links[0].dest));
+		pango_layout_set_text(num, digits, -1);
 		cairo_move_to(cr, left + b->x, y);
 		pango_cairo_show_layout(cr, b->layout);
-		cairo_move_to(cr, left + f->measure - numw,
-		    y + b->lines[0].baseline - (double)pango_layout_get_baseline(b->numlayout) / PANGO_SCALE);
-		pango_cairo_show_layout(cr, b->numlayout);
+		cairo_move_to(cr, left + f->measure - S_width(num),
+		    y + b->lines[0].baseline - (double)pango_layout_get_baseline(num) / PANGO_SCALE);
+		pango_cairo_show_layout(cr, num);
+		g_object_unref(num);
 		r[0] = left + b->x;
 		r[1] = y;
 		r[2] = f->measure - b->x;
@@ -1462,7 +1530,8 @@ flow_write(struct flow *f, const char *path, const struct flow_meta *meta,
 		S_paginate(f);
 	}
 	free(last);
-	rc = S_draw(f, path, meta, stop, why);
+	/* Without a file (check), laid out is all: what drawing adds cannot fail but on writing. */
+	rc = path ? S_draw(f, path, meta, stop, why) : 0;
 	return rc;
 }
 

@@ -34,6 +34,13 @@
 #define FLOW_LINK_END "\xee\x80\x81"
 #define FLOW_PAGE_REF "\xee\x80\x82"
 
+/*
+ * Characters of one block's text that are set; the rest is cut, with an
+ * ellipsis. Far more than any paragraph a reader reads (pages of it), and
+ * a bound on what one hostile paragraph costs Pango.
+ */
+#define FLOW_MAX_CHARS 30000
+
 /* The page and the text on it, points. */
 struct flow_style {
 	double page_w, page_h;
@@ -133,7 +140,7 @@ struct flow_meta {
 
 /*
  * Lays the flow out, breaks it into pages and writes it as a PDF at
- * path (NULL: laid out only). Returns 0, or -1 with *why set to a reason
+ * path (NULL: laid out and paginated only, nothing drawn). Returns 0, or -1 with *why set to a reason
  * (static text) when the file cannot be written or *stop turned
  * non-zero (read between pages).
  */
