@@ -240,10 +240,8 @@ static const struct image *
 S_picture(struct book *bk, cmark_node *img)
 {
 	const struct site *site = bk->site;
-	const char *url = cmark_node_get_url(img), *why = NULL;
-	char *to;
+	const char *url = cmark_node_get_url(img), *why = NULL, *path;
 	struct image *im = NULL;
-	size_t i;
 
 	if (!url || links_is_external(url)) {
 		diag_warning(bk->dl, bk->file, S_line(bk, img), cmark_node_get_start_column(img),
@@ -251,17 +249,13 @@ S_picture(struct book *bk, cmark_node *img)
 		    "folder can be; the book shows its description in its place", url ? url : "");
 		return NULL;
 	}
-	to = links_output_target(site, bk->chapter->doc, url);
-	for (i = 0; to && i < site->nassets; i++)
-		if (strcmp(site->assets[i].url, to) == 0) {
-			im = image_load(site->assets[i].src->path, &why);
-			break;
-		}
-	free(to);
+	path = links_asset_path(site, bk->chapter->doc, url);
+	if (path)
+		im = image_load(path, &why);
 	if (!im) {
 		diag_warning(bk->dl, bk->file, S_line(bk, img), cmark_node_get_start_column(img),
-		    "image \"%.60s\" is not printed in the book: %s; the book shows its description "
-		    "in its place (use a PNG, JPEG or SVG file)", url, why ? why : "it was not found");
+		    "image \"%.60s\" %s: the book shows its description in its place; "
+		    "use a PNG, JPEG or SVG file of the site", url, why ? why : "is not a file of the site");
 		return NULL;
 	}
 	bk->images = xgrow(bk->images, &bk->images_cap, bk->nimages + 1, sizeof(*bk->images));

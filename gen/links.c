@@ -380,6 +380,20 @@ links_output_target(const struct site *site, const struct doc *from, const char 
 	return out;
 }
 
+const char *
+links_asset_path(const struct site *site, const struct doc *from, const char *dest)
+{
+	const char *path = NULL;
+	char *target = links_output_target(site, from, dest);
+	size_t i;
+
+	for (i = 0; target && i < site->nassets && !path; i++)
+		if (strcmp(site->assets[i].url, target) == 0)
+			path = site->assets[i].src->path;
+	free(target);
+	return path;
+}
+
 int
 links_url_is_safe(const char *url, int is_image)
 {

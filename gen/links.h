@@ -27,6 +27,13 @@ int links_resolve(struct site *site, struct diag_list *dl);
 char *links_output_target(const struct site *site, const struct doc *from, const char *dest);
 
 /*
+ * The file on disk that an image or link in `from` names when it leads
+ * to one of the site's copied files (site->assets), else NULL: what the
+ * printed outputs read a picture from. Only valid after links_resolve.
+ */
+const char *links_asset_path(const struct site *site, const struct doc *from, const char *dest);
+
+/*
  * 1 if dest is left as written rather than resolved: empty, with a
  * scheme ("https:", "mailto:") or network-path ("//host/...").
  */

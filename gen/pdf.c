@@ -561,24 +561,6 @@ S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit
 	free(markup);
 }
 
-/* The file on disk an image's URL names: one of the site's assets, or NULL. */
-static const char *
-S_image_path(const struct writer *w, const char *url)
-{
-	const char *path = NULL;
-	char *target;
-	size_t i;
-
-	if (w->site == NULL || w->deck->doc == NULL)
-		return NULL;
-	target = links_output_target(w->site, w->deck->doc, url);
-	for (i = 0; target && i < w->site->nassets && !path; i++)
-		if (strcmp(w->site->assets[i].url, target) == 0)
-			path = w->site->assets[i].src->path;
-	free(target);
-	return path;
-}
-
 /*
  * Reads the pictures of the back's images; one that cannot be read keeps
  * its reason, for S_lost to say. An unsafe URL is not read: it was
@@ -598,7 +580,7 @@ S_images(const struct writer *w, struct cardtext *text)
 			cardtext_set_image(text, i, NULL, NULL);
 			continue;
 		}
-		path = S_image_path(w, url);
+		path = w->site && w->deck->doc ? links_asset_path(w->site, w->deck->doc, url) : NULL;
 		if (path)
 			img = image_load(path, &why);
 		cardtext_set_image(text, i, img, why);

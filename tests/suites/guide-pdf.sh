@@ -164,7 +164,7 @@ cp tests/fixtures/book/site.toml "$site/site.toml"
 echo "not a picture" >"$site/content/guide/pic.png"
 $Q check -C "$site" >/dev/null 2>"$tmp/err"
 check "a picture it cannot read is a warning at its place" "$(cat "$tmp/err")" \
-	"content/guide/one.md:12:1: warning: image \"pic.png\" is not printed in the book: not a PNG, JPEG or SVG picture; the book shows its description in its place (use a PNG, JPEG or SVG file)"
+	"content/guide/one.md:12:1: warning: image \"pic.png\" is not a PNG, JPEG or SVG file: the book shows its description in its place; use a PNG, JPEG or SVG file of the site"
 $Q build --strict -q -C "$site" -o "$tmp/out" 2>/dev/null
 check "which fails a --strict build" "$?" 1
 
