@@ -7,7 +7,6 @@
  */
 #include "html.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -1741,42 +1740,16 @@ S_offline_page(struct html *h)
 static char **
 S_theme_files(const char *outdir, size_t *n)
 {
-	char **files = NULL, **todo = NULL;
-	size_t nfiles = 0, fcap = 0, ntodo = 0, tcap = 0;
+	char **files = dir_files(outdir, "assets", n);
+	size_t i;
 
-	todo = xgrow(todo, &tcap, 1, sizeof(*todo));
-	todo[ntodo++] = xstrdup("assets");
-	while (ntodo > 0) {
-		char *rel = todo[--ntodo], *dir = path_join(outdir, rel);
-		DIR *d = opendir(dir);
-		struct dirent *de;
+	for (i = 0; i < *n; i++) {
+		char *fold = md_casefold(files[i]);
 
-		while (d && (de = readdir(d)) != NULL) {
-			char *crel, *full;
-			struct stat st;
-
-			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-				continue;
-			crel = path_join(rel, de->d_name);
-			full = path_join(outdir, crel);
-			if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-				todo = xgrow(todo, &tcap, ntodo + 1, sizeof(*todo));
-				todo[ntodo++] = crel;
-			} else {
-				files = xgrow(files, &fcap, nfiles + 1, sizeof(*files));
-				files[nfiles++] = md_casefold(crel);
-				free(crel);
-			}
-			free(full);
-		}
-		if (d)
-			closedir(d);
-		free(dir);
-		free(rel);
+		free(files[i]);
+		files[i] = fold;
 	}
-	free(todo);
-	strv_sort(files, nfiles);
-	*n = nfiles;
+	strv_sort(files, *n);
 	return files;
 }
 

@@ -4,7 +4,6 @@
  */
 #include "offline.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -233,43 +232,15 @@ S_manifest(const struct site *site, const char *outdir, const struct colour *acc
 static char **
 S_files(const char *outdir, size_t *n)
 {
-	char **files = NULL, **todo = NULL;
-	size_t nfiles = 0, fcap = 0, ntodo = 0, tcap = 0;
+	char **files = dir_files(outdir, "", n);
+	size_t i, k = 0;
 
-	todo = xgrow(todo, &tcap, 1, sizeof(*todo));
-	todo[ntodo++] = xstrdup("");
-	while (ntodo > 0) {
-		char *rel = todo[--ntodo], *dir = *rel ? path_join(outdir, rel) : xstrdup(outdir);
-		DIR *d = opendir(dir);
-		struct dirent *de;
-
-		while (d && (de = readdir(d)) != NULL) {
-			char *crel, *full;
-			struct stat st;
-
-			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-				continue;
-			crel = *rel ? path_join(rel, de->d_name) : xstrdup(de->d_name);
-			full = path_join(outdir, crel);
-			if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-				todo = xgrow(todo, &tcap, ntodo + 1, sizeof(*todo));
-				todo[ntodo++] = crel;
-			} else if (strcmp(crel, OUTPUT_SERVICE_WORKER) == 0)
-				free(crel);
-			else {
-				files = xgrow(files, &fcap, nfiles + 1, sizeof(*files));
-				files[nfiles++] = crel;
-			}
-			free(full);
-		}
-		if (d)
-			closedir(d);
-		free(dir);
-		free(rel);
-	}
-	free(todo);
-	strv_sort(files, nfiles);
-	*n = nfiles;
+	for (i = 0; i < *n; i++)
+		if (strcmp(files[i], OUTPUT_SERVICE_WORKER) == 0)
+			free(files[i]);
+		else
+			files[k++] = files[i];
+	*n = k;
 	return files;
 }
 

@@ -822,6 +822,47 @@ strv_sort(char **v, size_t n)
 		qsort(v, n, sizeof(*v), S_strcmp_p);
 }
 
+char **
+dir_files(const char *root, const char *under, size_t *n)
+{
+	char **files = NULL, **todo = NULL;
+	size_t nfiles = 0, fcap = 0, ntodo = 0, tcap = 0;
+
+	todo = xgrow(todo, &tcap, 1, sizeof(*todo));
+	todo[ntodo++] = xstrdup(under);
+	while (ntodo > 0) {
+		char *rel = todo[--ntodo], *dir = *rel ? path_join(root, rel) : xstrdup(root);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) != NULL) {
+			char *crel, *full;
+			struct stat st;
+
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			crel = *rel ? path_join(rel, de->d_name) : xstrdup(de->d_name);
+			full = path_join(root, crel);
+			if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+				todo = xgrow(todo, &tcap, ntodo + 1, sizeof(*todo));
+				todo[ntodo++] = crel;
+			} else {
+				files = xgrow(files, &fcap, nfiles + 1, sizeof(*files));
+				files[nfiles++] = crel;
+			}
+			free(full);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+		free(rel);
+	}
+	free(todo);
+	strv_sort(files, nfiles);
+	*n = nfiles;
+	return files;
+}
+
 size_t
 str_distance(const char *a, const char *b, size_t max)
 {

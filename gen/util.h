@@ -159,6 +159,13 @@ const char *str_nearest(const char *word, const char *const *names, size_t n);
 /* Sorts an array of C strings in byte order. */
 void strv_sort(char **v, size_t n);
 
+/*
+ * Every file (not folder) below root/under ("" for root itself), as
+ * paths below root ("assets/site.js"), in byte order; links are not
+ * followed. *n is set; free each and the array.
+ */
+char **dir_files(const char *root, const char *under, size_t *n);
+
 /* Sets how malloc keeps freed memory (glibc), once at start: see util.c. */
 void mem_tune(void);
 
