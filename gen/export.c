@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "anki.h"
+#include "cloze.h"
 #include "links.h"
 #include "markdown.h"
 #include "pool.h"
@@ -151,7 +152,7 @@ struct field {
 
 static void
 S_field_begin(struct field *f, const struct site *site, const struct doc *doc,
-    const char *prefix, struct media *media, const char *media_prefix)
+    const char *prefix, struct media *media, const char *media_prefix, int cloze_markers)
 {
 	struct render_opts o;
 
@@ -172,6 +173,7 @@ S_field_begin(struct field *f, const struct site *site, const struct doc *doc,
 	o.id_prefix = prefix;
 	o.url = S_export_url;
 	o.url_arg = &f->urls;
+	o.cloze_markers = cloze_markers;
 	f->r = render_new(&o);
 }
 
@@ -202,7 +204,21 @@ S_html_children(const struct site *site, const struct doc *doc, const char *pref
 {
 	struct field f;
 
-	S_field_begin(&f, site, doc, prefix, media, media_prefix);
+	S_field_begin(&f, site, doc, prefix, media, media_prefix, 0);
+	if (node)
+		render_out_children(f.r, &f.out, node);
+	render_out_footnotes(f.r, &f.out);
+	return S_field_end(&f);
+}
+
+/* A cloze heading with every deletion as written around its rendered answer: Anki's Text field. */
+static char *
+S_html_cloze(const struct site *site, const struct doc *doc, const char *prefix,
+    cmark_node *node, struct media *media, const char *media_prefix)
+{
+	struct field f;
+
+	S_field_begin(&f, site, doc, prefix, media, media_prefix, 1);
 	if (node)
 		render_out_children(f.r, &f.out, node);
 	render_out_footnotes(f.r, &f.out);
@@ -216,7 +232,7 @@ S_html_blocks(const struct site *site, const struct doc *doc, const char *prefix
 {
 	struct field f;
 
-	S_field_begin(&f, site, doc, prefix, media, media_prefix);
+	S_field_begin(&f, site, doc, prefix, media, media_prefix, 0);
 	if (range->first)
 		render_out_blocks(f.r, &f.out, range->first, range->last);
 	render_out_footnotes(f.r, &f.out);
@@ -231,7 +247,7 @@ S_html_option(const struct site *site, const struct doc *doc, const char *prefix
 	struct field f;
 	cmark_node *c;
 
-	S_field_begin(&f, site, doc, prefix, media, media_prefix);
+	S_field_begin(&f, site, doc, prefix, media, media_prefix, 0);
 	for (c = cmark_node_first_child(on->item); c; c = cmark_node_next(c))
 		if (c != on->feedback)
 			render_out_blocks(f.r, &f.out, c, c);
@@ -266,58 +282,82 @@ S_difficulty(enum difficulty d)
 	}
 }
 
-/* A card's key: its deck and id, the same on every export. Caller frees. */
+/*
+ * A note's key: its deck and the id of the heading that makes its cards,
+ * the same on every export (the guid is made of it). A basic card's id
+ * is its heading's; a cloze note's cards (<id>-c1...) and a reversed
+ * twin (<id>-r) share their heading's, so a re-export updates the note.
+ * Caller frees.
+ */
 static char *
-S_card_key(const struct card *c)
+S_note_key(const struct card *c)
 {
-	return xconcat(c->deck->slug, "/", c->id, NULL);
+	return xconcat(c->deck->slug, "/", c->note_id, NULL);
 }
 
 /* ---- a deck ------------------------------------------------------------ */
 
-/* Each card's front and back as HTML, in deck order. */
-struct deck_html {
-	char **front, **back;
+/*
+ * A deck's notes, in deck order: the cards one heading makes are one
+ * note (Anki makes the cards from it). A basic card is a Basic note; a
+ * basic card and its reversed twin one "Basic (and reversed card)"
+ * note; a cloze heading's cards one Cloze note, whose Text holds every
+ * deletion as written.
+ */
+struct deck_note {
+	const struct card *card;   /* its first card */
+	size_t ncards;
+	enum anki_kind kind;
+	char *field[2];            /* HTML: Front and Back, or Text and Back Extra */
+};
+
+struct deck_notes {
+	struct deck_note *v;
 	size_t n;
 };
 
 static void
-S_deck_html_free(struct deck_html *h)
+S_deck_notes_free(struct deck_notes *dn)
 {
 	size_t i;
 
-	for (i = 0; i < h->n; i++) {
-		free(h->front[i]);
-		free(h->back[i]);
+	for (i = 0; i < dn->n; i++) {
+		free(dn->v[i].field[0]);
+		free(dn->v[i].field[1]);
 	}
-	free(h->front);
-	free(h->back);
+	free(dn->v);
 }
 
 /* 0, or -1 with an error when the deck's source cannot be read again. */
 static int
-S_deck_html(const struct site *site, const struct deck *d, struct media *media,
-    struct deck_html *h, struct diag_list *dl)
+S_deck_notes(const struct site *site, const struct deck *d, struct media *media,
+    struct deck_notes *dn, struct diag_list *dl)
 {
 	struct doc_tree *t = doc_tree_open(d->doc);
-	size_t i;
+	size_t i, k;
 
-	memset(h, 0, sizeof(*h));
+	memset(dn, 0, sizeof(*dn));
 	if (t == NULL) {
 		diag_error(dl, d->doc->src->display, 0, 0, "cannot read the deck again to export it");
 		return -1;
 	}
-	h->front = xcalloc(d->ncards + 1, sizeof(*h->front));
-	h->back = xcalloc(d->ncards + 1, sizeof(*h->back));
-	h->n = d->ncards;
-	for (i = 0; i < d->ncards; i++) {
+	dn->v = xcalloc(d->ncards + 1, sizeof(*dn->v));
+	for (i = 0; i < d->ncards; i += k) {
 		const struct card *c = &d->cards[i];
 		const struct card_nodes *cn = doc_tree_card(t, c);
-		char *prefix = xconcat(c->id, "-", NULL);
+		struct deck_note *n = &dn->v[dn->n++];
+		char *prefix = xconcat(c->note_id, "-", NULL);
 		struct block_range none = { NULL, NULL };
+		cmark_node *h = cn ? cn->heading : NULL;
 
-		h->front[i] = S_html_children(site, d->doc, prefix, cn ? cn->heading : NULL, media, "");
-		h->back[i] = S_html_blocks(site, d->doc, prefix, cn ? &cn->back : &none, media, "");
+		for (k = 1; i + k < d->ncards && strcmp(d->cards[i + k].note_id, c->note_id) == 0; k++)
+			;
+		n->card = c;
+		n->ncards = k;
+		n->kind = c->kind == CARD_CLOZE ? ANKI_CLOZE : k > 1 ? ANKI_BASIC_REVERSED : ANKI_BASIC;
+		n->field[0] = n->kind == ANKI_CLOZE ? S_html_cloze(site, d->doc, prefix, h, media, "")
+		    : S_html_children(site, d->doc, prefix, h, media, "");
+		n->field[1] = S_html_blocks(site, d->doc, prefix, cn ? &cn->back : &none, media, "");
 		free(prefix);
 	}
 	doc_tree_close(t);
@@ -328,7 +368,7 @@ static int
 S_write_anki(const struct site *site, const struct deck *d, const char *path, struct diag_list *dl)
 {
 	struct media media;
-	struct deck_html h;
+	struct deck_notes dn;
 	struct anki_package p;
 	struct anki_note *notes;
 	struct anki_media *am;
@@ -339,18 +379,18 @@ S_write_anki(const struct site *site, const struct deck *d, const char *path, st
 	int rc;
 
 	memset(&media, 0, sizeof(media));
-	if (S_deck_html(site, d, &media, &h, dl) == -1)
+	if (S_deck_notes(site, d, &media, &dn, dl) == -1)
 		return -1;
-	notes = xcalloc(d->ncards + 1, sizeof(*notes));
-	keys = xcalloc(d->ncards + 1, sizeof(*keys));
-	fields = xcalloc(2 * d->ncards + 1, sizeof(*fields));
+	notes = xcalloc(dn.n + 1, sizeof(*notes));
+	keys = xcalloc(dn.n + 1, sizeof(*keys));
+	fields = xcalloc(2 * dn.n + 1, sizeof(*fields));
 	am = xcalloc(media.len + 1, sizeof(*am));
-	for (i = 0; i < d->ncards; i++) {
-		keys[i] = S_card_key(&d->cards[i]);
-		fields[2 * i] = h.front[i];
-		fields[2 * i + 1] = h.back[i];
+	for (i = 0; i < dn.n; i++) {
+		keys[i] = S_note_key(dn.v[i].card);
+		fields[2 * i] = dn.v[i].field[0];
+		fields[2 * i + 1] = dn.v[i].field[1];
 		notes[i].key = keys[i];
-		notes[i].kind = ANKI_BASIC;
+		notes[i].kind = dn.v[i].kind;
 		notes[i].fields = &fields[2 * i];
 	}
 	for (i = 0; i < media.len; i++) {
@@ -365,19 +405,19 @@ S_write_anki(const struct site *site, const struct deck *d, const char *path, st
 	p.description = buf_str(&desc);
 	p.deck_key = d->slug;
 	p.notes = notes;
-	p.nnotes = d->ncards;
+	p.nnotes = dn.n;
 	p.media = am;
 	p.nmedia = media.len;
 	p.epoch = source_date_epoch();
 	rc = anki_write(&p, path, dl);
-	for (i = 0; i < d->ncards; i++)
+	for (i = 0; i < dn.n; i++)
 		free(keys[i]);
 	free(keys);
 	free(fields);
 	free(notes);
 	free(am);
 	buf_free(&desc);
-	S_deck_html_free(&h);
+	S_deck_notes_free(&dn);
 	S_media_free(&media);
 	return rc;
 }
@@ -405,32 +445,47 @@ S_csv_field(struct buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
+/* Anki's own note types, by the names a new collection gives them: what a CSV row names. */
+static const char *const S_csv_notetype[ANKI_NKINDS] = {
+	[ANKI_BASIC] = "Basic",
+	[ANKI_BASIC_REVERSED] = "Basic (and reversed card)",
+	[ANKI_CLOZE] = "Cloze",
+};
+
+/*
+ * Anki's text import: a row per note, its note type in the last column,
+ * so one file holds basic, reversed and cloze notes; the two fields fill
+ * the type's fields in order (Front, Back or Text, Back Extra).
+ */
 static int
 S_csv(const struct site *site, const struct deck *d, struct buf *out, struct diag_list *dl)
 {
-	struct deck_html h;
+	struct deck_notes dn;
 	size_t i;
 
-	if (S_deck_html(site, d, NULL, &h, dl) == -1)
+	if (S_deck_notes(site, d, NULL, &dn, dl) == -1)
 		return -1;
 	/* Anki's file headers: what the columns are, so no import option needs setting. */
-	buf_puts(out, "#separator:comma\n#html:true\n#notetype:Basic\n"
-	    "#columns:Front,Back,Deck,GUID\n#deck column:3\n#guid column:4\n");
-	for (i = 0; i < d->ncards; i++) {
-		char *key = S_card_key(&d->cards[i]), *guid = anki_guid(key);
+	buf_puts(out, "#separator:comma\n#html:true\n"
+	    "#columns:Front or Text,Back or Back Extra,Deck,GUID,Notetype\n"
+	    "#deck column:3\n#guid column:4\n#notetype column:5\n");
+	for (i = 0; i < dn.n; i++) {
+		char *key = S_note_key(dn.v[i].card), *guid = anki_guid(key);
 
-		S_csv_field(out, h.front[i]);
+		S_csv_field(out, dn.v[i].field[0]);
 		buf_putc(out, ',');
-		S_csv_field(out, h.back[i]);
+		S_csv_field(out, dn.v[i].field[1]);
 		buf_putc(out, ',');
 		S_csv_field(out, d->title);
 		buf_putc(out, ',');
 		S_csv_field(out, guid);
+		buf_putc(out, ',');
+		S_csv_field(out, S_csv_notetype[dn.v[i].kind]);
 		buf_putc(out, '\n');
 		free(guid);
 		free(key);
 	}
-	S_deck_html_free(&h);
+	S_deck_notes_free(&dn);
 	return 0;
 }
 
@@ -517,7 +572,13 @@ S_tsv_back(struct buf *out, const struct block_range *back)
 	free(nums);
 }
 
-/* Quizlet's import: "term<TAB>definition" a line, plain text. */
+/*
+ * Quizlet's import: "term<TAB>definition" a line, plain text. A cloze
+ * card is its blanked front, then the whole text answered before the
+ * back. A reversed twin has no line: Quizlet asks each term either way
+ * already (its "answer with term or definition"), so the twin would be
+ * the same pair twice.
+ */
 static int
 S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct diag_list *dl)
 {
@@ -530,10 +591,22 @@ S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct dia
 		return -1;
 	}
 	for (i = 0; i < d->ncards; i++) {
-		const struct card_nodes *cn = doc_tree_card(t, &d->cards[i]);
+		const struct card *c = &d->cards[i];
+		const struct card_nodes *cn = doc_tree_card(t, c);
 
-		S_tsv_field(out, d->cards[i].front_text);
+		if (c->kind == CARD_REVERSED)
+			continue;
+		S_tsv_field(out, c->front_text);
 		buf_putc(out, '\t');
+		if (cn && c->kind == CARD_CLOZE) {
+			char *answered = cloze_text(cn->heading, CLOZE_SHOW_TEXT, 0);
+			size_t len = out->len;
+
+			S_tsv_field(out, answered);
+			free(answered);
+			if (cn->back.first && out->len > len)
+				buf_putc(out, ' ');
+		}
 		if (cn)
 			S_tsv_back(out, &cn->back);
 		buf_putc(out, '\n');
@@ -670,7 +743,7 @@ S_question_html(const struct site *site, const struct question *q, const struct 
 	size_t i;
 
 	memset(qh, 0, sizeof(*qh));
-	S_field_begin(&f, site, doc, prefix, carry ? &qh->stem_m : NULL, pre);
+	S_field_begin(&f, site, doc, prefix, carry ? &qh->stem_m : NULL, pre, 0);
 	if (qn) {
 		render_out_open(&f.out, "p", NULL);
 		render_out_children(f.r, &f.out, qn->heading);

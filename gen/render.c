@@ -37,6 +37,7 @@ struct frame {
 	size_t eldepth;            /* elements open with the one made for it */
 	int has_el;                /* an element was made for it */
 	const struct section *section;  /* a heading's section, for its self-link */
+	int cloze_markers;         /* a deletion whose on_enter was written: on_exit goes after it */
 };
 
 struct render {
@@ -677,6 +678,10 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_open(r, "mark", "cloze");
 		return 1;
 	}
+	if (r->o.cloze_markers && fr && cloze_number(node)) {
+		S_text(r, cmark_node_get_on_enter(node));
+		fr->cloze_markers = 1;
+	}
 	return 0;                     /* custom and unknown nodes: their children only */
 }
 
@@ -758,6 +763,8 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 		S_close(r);
 	}
 	S_close_to(r, row ? fr->eldepth - 1 : fr->sdepth);
+	if (fr->cloze_markers)
+		S_text(r, cmark_node_get_on_exit(node));
 	if (S_is_block(node) && !(cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH && !fr->has_el))
 		S_nl(r);
 }

@@ -48,6 +48,12 @@ struct render_opts {
 	 */
 	int cloze;
 	int cloze_answer;
+	/*
+	 * Every deletion with its markers as written around its rendered
+	 * answer ({{c1::<b>x</b>::hint}}): the Text field of an Anki cloze
+	 * note. Used with cloze 0.
+	 */
+	int cloze_markers;
 };
 
 /*
