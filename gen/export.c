@@ -817,43 +817,278 @@ S_question_name(struct buf *b, const char *stem)
 	}
 }
 
+/*
+ * A typed number as Moodle reads one: a point for the decimal, no
+ * exponent it would not take, no trailing zeros.
+ */
+static void
+S_number(struct buf *b, double v)
+{
+	char s[64];
+
+	if (v == 0)
+		v = 0;                 /* not "-0" */
+	snprintf(s, sizeof(s), "%.12g", v);
+	buf_puts(b, s);
+}
+
+/* 1 if a typed answer holds a line break: Moodle's and GIFT's short answer is one line. */
+static int
+S_multiline(const struct question *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->noptions; i++)
+		if (q->options[i].answer && strchr(q->options[i].answer, '\n'))
+			return 1;
+	return 0;
+}
+
+/*
+ * The Moodle question type of q: a choice is multichoice (single false
+ * for choose-all); a number numerical; a text, and a program's output of
+ * one line, shortanswer; an output of several lines an essay, since a
+ * short answer is one line: its accepted outputs go to the grader.
+ */
+static const char *
+S_moodle_type(const struct question *q)
+{
+	switch (q->kind) {
+	case ANSWER_NUMBER:
+		return "numerical";
+	case ANSWER_TEXT:
+		return "shortanswer";
+	case ANSWER_OUTPUT:
+		return S_multiline(q) ? "essay" : "shortanswer";
+	default:
+		return "multichoice";
+	}
+}
+
+/* A short answer as Moodle matches it: '*' is its wildcard, so a literal one is "\*". */
+static void
+S_shortanswer_text(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '*')
+			buf_putc(b, '\\');
+		buf_putc(b, *s);
+	}
+}
+
+/* The fraction of a typed answer: a right one the whole grade, a foreseen wrong one none. */
+static double
+S_typed_fraction(const struct question *q, size_t i)
+{
+	return q->options[i].correct ? 100.0 : 0.0;
+}
+
+/* A typed answer's <feedback>. */
+static int
+S_moodle_feedback(struct buf *out, const struct question_html *qh, size_t i, struct diag_list *dl)
+{
+	return S_moodle_text(out, "      ", "feedback", qh->feedback[i] ? qh->feedback[i] : "",
+	    &qh->feedback_m[i], dl);
+}
+
+/* The unit of q's first right answer that has one: Moodle's unit 1, or "". */
+static const char *
+S_question_unit(const struct question *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->noptions; i++)
+		if (q->options[i].correct && q->options[i].unit && *q->options[i].unit)
+			return q->options[i].unit;
+	return "";
+}
+
+/*
+ * numerical: each item an answer at the middle of its range with half
+ * the range as Moodle's tolerance (absolute, either side; a relative
+ * "± 5 %" is already a range). The unit is optional, as on the site: a
+ * learner may leave it out, and one typed must be it (multiplier 1, no
+ * conversion).
+ */
+static int
+S_moodle_numerical(const struct question *q, const struct question_html *qh, struct buf *out,
+    struct diag_list *dl)
+{
+	const char *unit = S_question_unit(q);
+	size_t i;
+
+	for (i = 0; i < q->noptions; i++) {
+		const struct quiz_option *o = &q->options[i];
+
+		buf_printf(out, "    <answer fraction=\"%.7g\" format=\"moodle_auto_format\">\n      <text>",
+		    S_typed_fraction(q, i));
+		S_number(out, (o->min + o->max) / 2);
+		buf_puts(out, "</text>\n");
+		if (S_moodle_feedback(out, qh, i, dl) == -1)
+			return -1;
+		buf_puts(out, "      <tolerance>");
+		S_number(out, (o->max - o->min) / 2);
+		buf_puts(out, "</tolerance>\n    </answer>\n");
+	}
+	if (*unit) {
+		buf_puts(out, "    <units>\n      <unit>\n        <multiplier>1</multiplier>\n"
+		    "        <unit_name>");
+		S_xml_text(out, unit);
+		buf_puts(out, "</unit_name>\n      </unit>\n    </units>\n");
+	}
+	/* showunits 0: a box for the unit, 3: none; unitgradingtype 0: the unit is optional. */
+	buf_printf(out, "    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0</unitpenalty>\n"
+	    "    <showunits>%d</showunits>\n    <unitsleft>0</unitsleft>\n", *unit ? 0 : 3);
+	return 0;
+}
+
+/*
+ * shortanswer: each item an answer; a text is compared without case
+ * (usecase 0) unless the question is .exact, a program's output with it.
+ */
+static int
+S_moodle_shortanswer(const struct question *q, const struct question_html *qh, struct buf *out,
+    struct diag_list *dl)
+{
+	size_t i;
+
+	buf_printf(out, "    <usecase>%d</usecase>\n", q->exact || q->kind == ANSWER_OUTPUT);
+	for (i = 0; i < q->noptions; i++) {
+		struct buf t;
+
+		buf_printf(out, "    <answer fraction=\"%.7g\" format=\"moodle_auto_format\">\n      <text>",
+		    S_typed_fraction(q, i));
+		buf_init(&t);
+		buf_put(&t, "", 0);
+		S_shortanswer_text(&t, q->options[i].answer ? q->options[i].answer : "");
+		S_xml_text(out, buf_str(&t));
+		buf_free(&t);
+		buf_puts(out, "</text>\n");
+		if (S_moodle_feedback(out, qh, i, dl) == -1)
+			return -1;
+		buf_puts(out, "    </answer>\n");
+	}
+	return 0;
+}
+
+/*
+ * The outputs of q as HTML for whoever grades it: the accepted ones,
+ * then the foreseen wrong ones, each with its feedback.
+ */
+static void
+S_output_html(const struct question *q, const struct question_html *qh, int correct, struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < q->noptions; i++) {
+		if (!q->options[i].correct != !correct)
+			continue;
+		buf_puts(b, correct ? "<p>Accepted output:</p>\n<pre><code>" : "<p>A foreseen wrong output:</p>\n<pre><code>");
+		S_put_escaped(b, q->options[i].answer);
+		buf_puts(b, "</code></pre>\n");
+		if (qh->feedback[i]) {
+			buf_puts(b, qh->feedback[i]);
+			buf_putc(b, '\n');
+		}
+	}
+}
+
+/* essay: a monospaced box as tall as the longest output; the outputs go to the grader. */
+static int
+S_moodle_essay(const struct question *q, const struct question_html *qh, struct buf *out,
+    struct diag_list *dl)
+{
+	struct buf info;
+	struct media files;
+	size_t i, k, lines = 3;
+	int rc;
+
+	for (i = 0; i < q->noptions; i++) {
+		const char *p = q->options[i].answer;
+		size_t n = 1;
+
+		for (; p && *p; p++)
+			n += *p == '\n';
+		if (n + 1 > lines)
+			lines = n + 1;
+	}
+	buf_printf(out, "    <responseformat>monospaced</responseformat>\n"
+	    "    <responserequired>1</responserequired>\n"
+	    "    <responsefieldlines>%zu</responsefieldlines>\n"
+	    "    <attachments>0</attachments>\n    <attachmentsrequired>0</attachmentsrequired>\n", lines);
+	buf_init(&info);
+	buf_put(&info, "", 0);
+	S_output_html(q, qh, 1, &info);
+	S_output_html(q, qh, 0, &info);
+	/* The files the feedbacks use go with the grader's text, which holds them. */
+	memset(&files, 0, sizeof(files));
+	for (i = 0; i < qh->n; i++)
+		for (k = 0; k < qh->feedback_m[i].len; k++)
+			S_media_add(&files, qh->feedback_m[i].assets[k]);
+	while (info.len > 0 && info.data[info.len - 1] == '\n')
+		info.data[--info.len] = '\0';
+	rc = S_moodle_text(out, "    ", "graderinfo", buf_str(&info), &files, dl);
+	buf_puts(out, "    <responsetemplate format=\"html\">\n      <text></text>\n    </responsetemplate>\n");
+	buf_free(&info);
+	S_media_free(&files);
+	return rc;
+}
+
+static int
+S_moodle_multichoice(const struct question *q, const struct question_html *qh, struct buf *out,
+    struct diag_list *dl)
+{
+	size_t i;
+
+	buf_printf(out, "    <single>%s</single>\n    <shuffleanswers>true</shuffleanswers>\n"
+	    "    <answernumbering>abc</answernumbering>\n"
+	    "    <showstandardinstruction>%d</showstandardinstruction>\n",
+	    q->multi ? "false" : "true", q->multi);
+	for (i = 0; i < qh->n; i++) {
+		buf_printf(out, "    <answer fraction=\"%.7g\" format=\"html\">\n      <text>",
+		    S_fraction(q, i));
+		S_cdata(out, qh->option[i]);
+		buf_puts(out, "</text>\n");
+		if (S_moodle_files(out, "      ", &qh->option_m[i], dl) == -1)
+			return -1;
+		if (S_moodle_feedback(out, qh, i, dl) == -1)
+			return -1;
+		buf_puts(out, "    </answer>\n");
+	}
+	return 0;
+}
+
 static int
 S_moodle_question(const struct site *site, const struct question *q, const struct doc_tree *t,
     struct buf *out, struct diag_list *dl)
 {
 	struct question_html qh;
-	size_t i;
+	const char *type = S_moodle_type(q);
 	int rc = -1;
 
 	S_question_html(site, q, t, 1, &qh);
-	buf_puts(out, "  <question type=\"multichoice\">\n    <name>\n      <text>");
+	buf_printf(out, "  <question type=\"%s\">\n    <name>\n      <text>", type);
 	S_question_name(out, q->stem_text);
 	buf_puts(out, "</text>\n    </name>\n");
 	if (S_moodle_text(out, "    ", "questiontext", qh.stem, &qh.stem_m, dl) == -1 ||
 	    S_moodle_text(out, "    ", "generalfeedback", qh.explanation, &qh.expl_m, dl) == -1)
 		goto out;
-	buf_puts(out, "    <defaultgrade>1</defaultgrade>\n    <penalty>0.3333333</penalty>\n"
-	    "    <hidden>0</hidden>\n    <idnumber>");
+	buf_printf(out, "    <defaultgrade>1</defaultgrade>\n    <penalty>%s</penalty>\n"
+	    "    <hidden>0</hidden>\n    <idnumber>", strcmp(type, "essay") == 0 ? "0" : "0.3333333");
 	S_xml_text(out, q->id);
-	buf_printf(out, "</idnumber>\n    <single>%s</single>\n    <shuffleanswers>true</shuffleanswers>\n"
-	    "    <answernumbering>abc</answernumbering>\n"
-	    "    <showstandardinstruction>%d</showstandardinstruction>\n",
-	    q->multi ? "false" : "true", q->multi);
-	for (i = 0; i < qh.n; i++) {
-		buf_printf(out, "    <answer fraction=\"%.7g\" format=\"html\">\n      <text>",
-		    S_fraction(q, i));
-		S_cdata(out, qh.option[i]);
-		buf_puts(out, "</text>\n");
-		if (S_moodle_files(out, "      ", &qh.option_m[i], dl) == -1)
-			goto out;
-		if (S_moodle_text(out, "      ", "feedback", qh.feedback[i] ? qh.feedback[i] : "",
-		    &qh.feedback_m[i], dl) == -1)
-			goto out;
-		buf_puts(out, "    </answer>\n");
-	}
+	buf_puts(out, "</idnumber>\n");
+	if (strcmp(type, "numerical") == 0)
+		rc = S_moodle_numerical(q, &qh, out, dl);
+	else if (strcmp(type, "shortanswer") == 0)
+		rc = S_moodle_shortanswer(q, &qh, out, dl);
+	else if (strcmp(type, "essay") == 0)
+		rc = S_moodle_essay(q, &qh, out, dl);
+	else
+		rc = S_moodle_multichoice(q, &qh, out, dl);
+	if (rc == -1)
+		goto out;
 	buf_printf(out, "    <tags>\n      <tag><text>%s</text></tag>\n    </tags>\n  </question>\n",
 	    S_difficulty(q->difficulty));
-	rc = 0;
 out:
 	S_question_html_free(&qh);
 	return rc;
@@ -925,40 +1160,105 @@ S_gift_weight(struct buf *b, double w)
 	buf_printf(b, "%%%.7g%%", w);
 }
 
+/*
+ * A typed answer's lines in GIFT: a number "=value:tolerance" (GIFT's
+ * numerical, with Moodle's absolute tolerance; GIFT has no units, so
+ * the learner types the number alone), a text "=text" (short answer,
+ * compared without case: GIFT has no way to ask for case); a foreseen
+ * wrong one weighs "%0%".
+ */
+static void
+S_gift_typed(const struct question *q, const struct question_html *qh, struct buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < q->noptions; i++) {
+		const struct quiz_option *o = &q->options[i];
+
+		buf_puts(out, o->correct ? "\t=" : "\t=%0%");
+		if (q->kind == ANSWER_NUMBER) {
+			S_number(out, (o->min + o->max) / 2);
+			buf_putc(out, ':');
+			S_number(out, (o->max - o->min) / 2);
+		} else {
+			struct buf t;
+
+			buf_init(&t);
+			buf_put(&t, "", 0);
+			S_shortanswer_text(&t, o->answer ? o->answer : "");
+			S_gift_text(out, buf_str(&t));
+			buf_free(&t);
+		}
+		if (qh->feedback[i]) {
+			buf_puts(out, "#");
+			S_gift_text(out, qh->feedback[i]);
+		}
+		buf_putc(out, '\n');
+	}
+}
+
+/*
+ * A question in GIFT, by the same choice of type as Moodle XML: a
+ * program's output of several lines is an essay ("{}"), its outputs in
+ * the general feedback before the explanation, since GIFT has no
+ * grader's text.
+ */
 static void
 S_gift_question(const struct site *site, const struct question *q, const struct doc_tree *t,
     struct buf *out)
 {
 	struct question_html qh;
+	const char *type = S_moodle_type(q);
+	struct buf general;
 	size_t i;
 
 	S_question_html(site, q, t, 0, &qh);
+	buf_init(&general);
+	buf_put(&general, "", 0);
 	buf_puts(out, "// [id:");
 	S_gift_text(out, q->id);
 	buf_printf(out, "] [tag:%s]\n::", S_difficulty(q->difficulty));
 	S_gift_text(out, q->stem_text);
 	buf_puts(out, "::[html]");
 	S_gift_text(out, qh.stem);
-	buf_puts(out, " {\n");
-	for (i = 0; i < qh.n; i++) {
-		if (q->multi) {
-			buf_puts(out, "\t~");
-			S_gift_weight(out, S_fraction(q, i));
-		} else
-			buf_puts(out, q->options[i].correct ? "\t=" : "\t~");
-		S_gift_text(out, qh.option[i]);
-		if (qh.feedback[i]) {
-			buf_puts(out, "#");
-			S_gift_text(out, qh.feedback[i]);
-		}
-		buf_putc(out, '\n');
+	if (strcmp(type, "numerical") == 0 && *S_question_unit(q)) {
+		/* GIFT has no units: the question says which one the number is in. */
+		buf_puts(&general, "\n<p>In ");
+		S_put_escaped(&general, S_question_unit(q));
+		buf_puts(&general, ".</p>");
+		S_gift_text(out, buf_str(&general));
+		buf_reset(&general);
 	}
-	if (*qh.explanation) {
+	buf_puts(out, strcmp(type, "numerical") == 0 ? " {#\n" : " {\n");
+	if (strcmp(type, "essay") == 0) {
+		S_output_html(q, &qh, 1, &general);
+		S_output_html(q, &qh, 0, &general);
+	} else if (q->kind != ANSWER_CHOICE)
+		S_gift_typed(q, &qh, out);
+	else
+		for (i = 0; i < qh.n; i++) {
+			if (q->multi) {
+				buf_puts(out, "\t~");
+				S_gift_weight(out, S_fraction(q, i));
+			} else
+				buf_puts(out, q->options[i].correct ? "\t=" : "\t~");
+			S_gift_text(out, qh.option[i]);
+			if (qh.feedback[i]) {
+				buf_puts(out, "#");
+				S_gift_text(out, qh.feedback[i]);
+			}
+			buf_putc(out, '\n');
+		}
+	buf_puts(&general, qh.explanation);
+	while (general.len > 0 && general.data[general.len - 1] == '\n')
+		general.data[--general.len] = '\0';
+	if (general.len > 0) {
 		buf_puts(out, "\t####");
-		S_gift_text(out, qh.explanation);
+		S_gift_text(out, buf_str(&general));
 		buf_putc(out, '\n');
 	}
 	buf_puts(out, "}\n\n");
+	buf_free(&general);
 	S_question_html_free(&qh);
 }
 
