@@ -55,6 +55,8 @@ RE_STYLE = re.compile(r"(?si)<style.*?>.*?</style>")
 RE_SCRIPT = re.compile(r"(?si)<script.*?>.*?</script>")
 RE_TAG = re.compile(r"(?s)<.*?>")
 RE_MEDIA = re.compile(r"(?i)<img[^>]+src=[\"']?([^\"'>]+)[\"']?[^>]*>")
+# A deletion in a cloze note's Text: number, answer (HTML), hint or None.
+RE_CLOZE = re.compile(r"(?s)\{\{c([0-9]+)::(.*?)(?:::((?:(?!\}\}).)*?))?\}\}")
 
 
 def strip_html(s):
@@ -219,7 +221,12 @@ def map_urls(text, page, base, images):
 
 
 def site_decks(site, out):
-    """slug -> (title, [(id, heading, front html, back html)]) from sources and deck pages."""
+    """
+    slug -> (title, description, [card dict], [note]) from sources and deck
+    pages. A card: id, kind (basic, cloze, reversed), note (its heading's
+    id), heading as written, front, answer (a cloze card's answered text),
+    back. A note: the cards one heading makes, in order.
+    """
     decks = {}
     cards_dir = os.path.join(site, "content", "cards")
     for name in sorted(os.listdir(cards_dir)):
@@ -229,16 +236,31 @@ def site_decks(site, out):
         fm, body = front_matter(os.path.join(cards_dir, name))
         with open(os.path.join(out, "cards", slug, "index.html"), encoding="utf-8") as f:
             page = f.read()
-        cards = Elements(page, lambda t, a: t == "li" and a.get("class") == "card").result()
-        fronts = inner(page, "h3", "card-front")
-        backs = inner(page, "div", "card-back")
-        items = source_items(body)
+        headings = dict(source_items(body))
         rows = []
-        for i, (cid, heading) in enumerate(items):
-            rows.append((cid, heading, fronts[i][1].strip() if i < len(fronts) else None,
-                         backs[i][1].strip() if i < len(backs) else None,
-                         cards[i][0].get("data-id") if i < len(cards) else None))
-        decks[slug] = (fm.get("title", slug), fm.get("description", ""), rows)
+        for a, li in Elements(page, lambda t, x: t == "li" and has_class(x, "card")).result():
+            cid = a.get("data-id")
+            kind = "cloze" if has_class(a, "card-cloze") else "reversed" if has_class(a, "card-reversed") else "basic"
+            note = cid if kind == "basic" else re.sub(r"-(c[0-9]+|r)$", "", cid)
+            front = Elements(li, lambda t, x: t in ("h3", "div") and has_class(x, "card-front")).result()
+            answer = inner(li, "p", "card-answer")
+            back = inner(li, "div", "card-back")
+            rows.append({"id": cid, "kind": kind, "note": note, "heading": headings.get(note),
+                         "cloze": int(cid.rsplit("-c", 1)[1]) if kind == "cloze" else 0,
+                         "front": front[0][1].strip() if front else None,
+                         "answer": answer[0][1].strip() if answer else None,
+                         "back": back[0][1].strip() if back else None})
+        notes = []
+        for r in rows:
+            if notes and notes[-1][0]["note"] == r["note"]:
+                notes[-1].append(r)
+            else:
+                notes.append([r])
+        count = re.search(r"All ([0-9]+) cards? in this deck", page)
+        report(count is not None and int(count.group(1)) == len(rows),
+               "cards/%s: the page's count is its cards, %d" % (slug, len(rows)),
+               count.group(0) if count else "no count")
+        decks[slug] = (fm.get("title", slug), fm.get("description", ""), rows, notes)
     return decks
 
 
@@ -265,6 +287,13 @@ def site_tests(site, out):
             q["options"] = [(oa.get("data-correct") == "true", ob)
                             for oa, ob in Elements(body, lambda t, x: t == "li" and has_class(x, "option")).result()]
             q["option_text"] = [x.strip() for _, x in inner(body, "div", "option-text")]
+            q["typed"] = []
+            for ta, tb in Elements(body, lambda t, x: t == "li" and has_class(x, "typed-answer")).result():
+                m = re.search(r'<div class="option-feedback">(.*)</div>', tb, re.S)
+                q["typed"].append({"correct": ta.get("data-correct") == "true", "answer": ta.get("data-answer"),
+                                   "min": ta.get("data-min"), "max": ta.get("data-max"),
+                                   "unit": ta.get("data-unit") or "",
+                                   "feedback": m.group(1).strip() if m else ""})
             q["explanation"] = inner(body, "div", "explanation")[0][1].strip()
             by_id[q["data-id"]] = q
         topics = []
@@ -289,7 +318,7 @@ def plain(text):
 
 # ---- Anki ---------------------------------------------------------------
 
-def check_apkg(path, slug, title, desc, rows, base, content):
+def check_apkg(path, slug, title, desc, rows, groups, base, content):
     what = os.path.relpath(path)
     try:
         z = zipfile.ZipFile(path)
@@ -311,7 +340,7 @@ def check_apkg(path, slug, title, desc, rows, base, content):
         with open(db_path, "wb") as f:
             f.write(z.read("collection.anki2"))
         db = sqlite3.connect(db_path)
-        check_collection(db, what, slug, title, desc, rows, base, media)
+        check_collection(db, what, slug, title, desc, rows, groups, base, media)
         db.close()
     # Each media file is the site's file, byte for byte.
     for num, name in media.items():
@@ -325,7 +354,7 @@ def check_apkg(path, slug, title, desc, rows, base, content):
         report(same, "%s media %s is %s" % (what, num, name), "no such source file or other bytes")
 
 
-def check_collection(db, what, slug, title, desc, rows, base, media):
+def check_collection(db, what, slug, title, desc, rows, groups, base, media):
     for table, cols in SCHEMA.items():
         got = [r[1] for r in db.execute("pragma table_info(%s)" % table)]
         report(got == cols.split(), "%s table %s has Anki's columns" % (what, table),
@@ -365,16 +394,20 @@ def check_collection(db, what, slug, title, desc, rows, base, media):
 
     notes = db.execute("select id, guid, mid, flds, sfld, csum, tags from notes order by id").fetchall()
     cards = db.execute("select id, nid, did, ord, type, queue, due from cards").fetchall()
-    report(len(notes) == len(rows), "%s note count %d" % (what, len(rows)), "got %d" % len(notes))
-    report(len(cards) == len(rows), "%s card count %d" % (what, len(rows)), "got %d" % len(cards))
+    report(len(notes) == len(groups), "%s note count %d, one per heading" % (what, len(groups)),
+           "got %d" % len(notes))
+    report(len(cards) == len(rows), "%s card count %d, the site's" % (what, len(rows)), "got %d" % len(cards))
     by_guid = {n[1]: n for n in notes}
     report(len(by_guid) == len(notes), "%s guids unique" % what, "")
     refs = set()
-    for cid, heading, front, back, page_id in rows:
+    page = "cards/%s/index.html" % slug
+    for group in groups:
+        first = group[0]
+        cid = first["note"]
         guid = "quizdeck:%s/%s" % (slug, cid)
         n = by_guid.get(guid)
         if n is None:
-            report(False, "%s card %s" % (what, cid), "no note with guid %s" % guid)
+            report(False, "%s note %s" % (what, cid), "no note with guid %s" % guid)
             continue
         nid, _, mid, flds, sfld, csum, ntags = n
         m = models.get(str(mid))
@@ -383,21 +416,60 @@ def check_collection(db, what, slug, title, desc, rows, base, media):
                "%s %s: its model, fields joined by 0x1f" % (what, cid), "%d fields" % len(fields))
         if m is None:
             continue
-        want_front = map_urls(front, "cards/%s/index.html" % slug, base, "media")
-        want_back = map_urls(back, "cards/%s/index.html" % slug, base, "media")
-        report(fields[0] == want_front, "%s %s front is the page's" % (what, cid),
-               "%r != %r" % (fields[0], want_front))
+        mine = sorted(c[3] for c in cards if c[1] == nid)
+        report(all(c[4] == 0 and c[5] == 0 and str(c[2]) in decks for c in cards if c[1] == nid),
+               "%s %s: new cards in the deck" % (what, cid), "")
+        kinds = [r["kind"] for r in group]
+        want_back = map_urls(first["back"], page, base, "media")
+        if kinds == ["basic"]:
+            want_front = map_urls(first["front"], page, base, "media")
+            report(m["type"] == 0 and len(m["tmpls"]) == 1, "%s %s: a Basic note" % (what, cid), m["name"])
+            report(fields[0] == want_front, "%s %s front is the page's" % (what, cid),
+                   "%r != %r" % (fields[0], want_front))
+            report(mine == [0], "%s %s: one card" % (what, cid), mine)
+        elif kinds == ["basic", "reversed"]:
+            rev = group[1]
+            want_front = map_urls(first["front"], page, base, "media")
+            report(m["type"] == 0 and len(m["tmpls"]) == 2 and m["name"].endswith("Basic (and reversed card)") and
+                   m["tmpls"][1]["qfmt"] == "{{Back}}",
+                   "%s %s: a Basic (and reversed card) note" % (what, cid), m["name"])
+            report(fields[0] == want_front, "%s %s front is the page's" % (what, cid),
+                   "%r != %r" % (fields[0], want_front))
+            report(rev["front"] == first["back"] and rev["back"] == "<p>%s</p>" % first["front"],
+                   "%s %s: the page's reversed card is the note's second card" % (what, cid),
+                   "%r / %r" % (rev["front"], rev["back"]))
+            report(mine == [0, 1], "%s %s: two cards, each way" % (what, cid), mine)
+        elif set(kinds) == {"cloze"}:
+            report(m["type"] == 1 and m["tmpls"][0]["qfmt"] == "{{cloze:Text}}",
+                   "%s %s: a Cloze note" % (what, cid), m["name"])
+            text = fields[0]
+            dels = [(int(x.group(1)), x.group(2), x.group(3)) for x in RE_CLOZE.finditer(text)]
+            report(sorted({d[0] for d in dels}) == [r["cloze"] for r in group],
+                   "%s %s: Text holds {{cN:: for each of its cards" % (what, cid), text)
+            for r in group:
+                front = RE_CLOZE.sub(lambda x: '<span class="cloze-blank">[%s]</span>' % (x.group(3) or "…")
+                                     if int(x.group(1)) == r["cloze"] else x.group(2), text)
+                answer = RE_CLOZE.sub(lambda x: '<mark class="cloze">%s</mark>' % x.group(2)
+                                      if int(x.group(1)) == r["cloze"] else x.group(2), text)
+                want_f = map_urls(r["front"], page, base, "media")
+                want_a = map_urls(r["answer"], page, base, "media")
+                report(front == want_f, "%s %s: Text blanked is the page's front" % (what, r["id"]),
+                       "%r != %r" % (front, want_f))
+                report(answer == want_a, "%s %s: Text answered is the page's answer" % (what, r["id"]),
+                       "%r != %r" % (answer, want_a))
+                report(map_urls(r["back"], page, base, "media") == want_back,
+                       "%s %s: the card's back is the note's" % (what, r["id"]), "")
+            report(mine == [r["cloze"] - 1 for r in group], "%s %s: a card per cloze number" % (what, cid), mine)
+        else:
+            report(False, "%s %s: a note of the cards one heading makes" % (what, cid), kinds)
+            continue
         report(fields[1] == want_back, "%s %s back is the page's" % (what, cid),
                "%r != %r" % (fields[1], want_back))
-        report(page_id == cid, "%s %s is the source's card %s" % (what, cid, heading), page_id)
+        report(first["heading"] is not None, "%s %s is the source's heading" % (what, cid), first["note"])
         want_sfld = strip_html_media(fields[m["sortf"]])
         report(str(sfld) == want_sfld, "%s %s sort field" % (what, cid), "%r != %r" % (sfld, want_sfld))
         report(csum == field_checksum(fields[0]), "%s %s checksum" % (what, cid),
                "%s != %s" % (csum, field_checksum(fields[0])))
-        mine = [c for c in cards if c[1] == nid]
-        report(len(mine) == 1 and mine[0][3] < len(m["tmpls"]) and str(mine[0][2]) in decks and
-               mine[0][4] == 0 and mine[0][5] == 0,
-               "%s %s: one new card in the deck" % (what, cid), mine)
         for f in fields:
             refs.update(RE_MEDIA.findall(f))
     report(refs == set(media.values()), "%s media map holds exactly the images the fields use" % what,
@@ -406,7 +478,11 @@ def check_collection(db, what, slug, title, desc, rows, base, media):
 
 # ---- CSV and TSV ----------------------------------------------------------
 
-def check_csv(path, slug, title, rows, base):
+# Anki's stock note types, as a new collection names them: what a CSV row names.
+NOTETYPES = {("basic",): "Basic", ("basic", "reversed"): "Basic (and reversed card)", ("cloze",): "Cloze"}
+
+
+def check_csv(path, slug, title, groups, base):
     what = os.path.relpath(path)
     with open(path, encoding="utf-8", newline="") as f:
         text = f.read()
@@ -416,38 +492,59 @@ def check_csv(path, slug, title, rows, base):
         k, _, v = lines.pop(0)[1:].partition(":")
         header[k] = v
     report(header.get("separator") == "comma" and header.get("html") == "true" and
-           header.get("deck column") == "3" and header.get("guid column") == "4",
-           "%s headers" % what, header)
+           header.get("deck column") == "3" and header.get("guid column") == "4" and
+           header.get("notetype column") == "5" and "notetype" not in header,
+           "%s headers: deck, guid and note type columns" % what, header)
     got = list(csv.reader(io.StringIO("\n".join(lines)), strict=True))
     got = [r for r in got if r]
-    report(len(got) == len(rows), "%s rows %d" % (what, len(rows)), "got %d" % len(got))
-    for r, (cid, _, front, back, _) in zip(got, rows):
-        page = "cards/%s/index.html" % slug
-        want = [map_urls(front, page, base, "absolute"), map_urls(back, page, base, "absolute"),
-                title, "quizdeck:%s/%s" % (slug, cid)]
-        report(r == want, "%s %s: front, back, deck, guid" % (what, cid), "%r != %r" % (r, want))
+    report(len(got) == len(groups), "%s rows %d, one per note" % (what, len(groups)), "got %d" % len(got))
+    page = "cards/%s/index.html" % slug
+    for r, group in zip(got, groups):
+        first = group[0]
+        cid = first["note"]
+        kinds = tuple(sorted({x["kind"] for x in group}, key=["basic", "reversed", "cloze"].index))
+        back = map_urls(first["back"], page, base, "absolute")
+        if kinds == ("cloze",):
+            report(len(r) == 5 and {int(x.group(1)) for x in RE_CLOZE.finditer(r[0])} ==
+                   {x["cloze"] for x in group} and
+                   RE_CLOZE.sub(lambda x: x.group(2), r[0]) ==
+                   re.sub(r'<mark class="cloze">(.*?)</mark>', r"\1", map_urls(first["answer"], page, base, "absolute")),
+                   "%s %s: Text holds its deletions as {{cN::...}}, the answers the page's" % (what, cid), r[:1])
+            want = [r[0], back]
+        else:
+            want = [map_urls(first["front"], page, base, "absolute"), back]
+        want += [title, "quizdeck:%s/%s" % (slug, cid), NOTETYPES.get(kinds, "?")]
+        report(r == want, "%s %s: fields, deck, guid, note type" % (what, cid), "%r != %r" % (r, want))
         report(not r[0].startswith("#") or text.count('"' + r[0][:5]) > 0,
                "%s %s: a front starting with # is quoted" % (what, cid), r[0])
 
 
+def back_words(back):
+    """The back's words, its images' alt text among them, and its footnotes' words."""
+    words = re.sub(r'<sup class="footnote-ref">.*?</sup>|<a class="footnote-backref".*?</a>', "", back)
+    words = re.sub(r'<img[^>]*alt="([^"]*)"[^>]*>', r"\1", words)
+    words = re.sub(r"</?(p|li|td|th|tr|div|pre|blockquote|h[1-6]|ol|ul|table|section)\b[^>]*>", " ", words)
+    return plain(words)
+
+
 def check_tsv(path, rows):
+    """Quizlet asks a term either way itself: a reversed twin has no line of its own."""
     what = os.path.relpath(path)
     with open(path, encoding="utf-8", newline="") as f:
         text = f.read()
     lines = text.split("\n")
-    report(lines[-1] == "" and len(lines) - 1 == len(rows), "%s lines %d" % (what, len(rows)),
-           "got %d" % (len(lines) - 1))
-    for line, (cid, _, front, back, _) in zip(lines, rows):
+    rows = [r for r in rows if r["kind"] != "reversed"]
+    report(lines[-1] == "" and len(lines) - 1 == len(rows),
+           "%s lines %d, one per card but reversed twins" % (what, len(rows)), "got %d" % (len(lines) - 1))
+    for line, r in zip(lines, rows):
         cols = line.split("\t")
-        ok = len(cols) == 2 and cols[0] == plain(front) and "\r" not in line
-        report(ok, "%s %s: term TAB definition, plain text" % (what, cid), repr(line))
+        ok = len(cols) == 2 and cols[0] == plain(r["front"]) and "\r" not in line
+        report(ok, "%s %s: term TAB definition, plain text" % (what, r["id"]), repr(line))
         if len(cols) == 2:
-            # The back's words, its images' alt text among them, and its footnotes' words.
-            words = re.sub(r'<sup class="footnote-ref">.*?</sup>|<a class="footnote-backref".*?</a>', "", back)
-            words = re.sub(r'<img[^>]*alt="([^"]*)"[^>]*>', r" \1 ", words)
-            words = re.sub(r"</?(p|li|td|th|tr|div|pre|blockquote|h[1-6]|ol|ul|table|section)\b[^>]*>", " ", words)
-            words = plain(words)
-            report(cols[1] == words, "%s %s: the back's text" % (what, cid), "%r != %r" % (cols[1], words))
+            words = back_words(r["back"])
+            if r["kind"] == "cloze":
+                words = (plain(r["answer"]) + " " + words).strip()
+            report(cols[1] == words, "%s %s: the back's text" % (what, r["id"]), "%r != %r" % (cols[1], words))
 
 
 # ---- Moodle -------------------------------------------------------------
@@ -477,6 +574,107 @@ def fractions_ok(fr, multi):
     return round(sum(f for f in fr if f > 0) / 100, 2) == 1 and sum(f for f in fr if f < 0) >= -100.001
 
 
+MOODLE_TYPES = {"single": "multichoice", "multi": "multichoice", "number": "numerical",
+                "text": "shortanswer", "output": "shortanswer", "category": "category", "essay": "essay"}
+
+
+def moodle_type(src):
+    """A program's output of several lines is an essay: a Moodle short answer is one line."""
+    if src["data-kind"] == "output" and any("\n" in t["answer"] for t in src["typed"]):
+        return "essay"
+    return MOODLE_TYPES.get(src["data-kind"], "?")
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def check_multichoice(q, qw, src, page, base, site_files):
+    multi = src["data-kind"] == "multi"
+    report(q.findtext("single") == ("false" if multi else "true"), "%s single" % qw, q.findtext("single"))
+    answers = q.findall("answer")
+    fr = [float(a.get("fraction")) for a in answers]
+    report(fractions_ok(fr, multi), "%s fractions" % qw, fr)
+    report(len(answers) == len(src["options"]), "%s one answer per option" % qw,
+           "%d != %d" % (len(answers), len(src["options"])))
+    for k, (a, (correct, obody)) in enumerate(zip(answers, src["options"])):
+        at = texts_and_files(a, "%s answer %d" % (qw, k), site_files)
+        report(at == map_urls(src["option_text"][k], page, base, "moodle"),
+               "%s answer %d text" % (qw, k), at)
+        report((fr[k] > 0) == correct, "%s answer %d is right exactly when the source marks it" % (qw, k), fr[k])
+        fb = texts_and_files(a.find("feedback"), "%s answer %d feedback" % (qw, k), site_files)
+        m = re.search(r'<div class="option-feedback">(.*)</div>', obody, re.S)
+        want_fb = map_urls(m.group(1).strip(), page, base, "moodle") if m else ""
+        report(fb == want_fb, "%s answer %d feedback is the option's" % (qw, k), "%r != %r" % (fb, want_fb))
+
+
+def check_typed_answers(q, qw, src, page, base, site_files):
+    """Each typed answer one <answer>, in order: a right one 100, a foreseen wrong one 0 with its feedback."""
+    answers = q.findall("answer")
+    report(len(answers) == len(src["typed"]) and answers, "%s one answer per typed item" % qw,
+           "%d != %d" % (len(answers), len(src["typed"])))
+    for k, (a, t) in enumerate(zip(answers, src["typed"])):
+        report(float(a.get("fraction")) == (100.0 if t["correct"] else 0.0),
+               "%s answer %d: 100 when right, 0 when a foreseen wrong one" % (qw, k), a.get("fraction"))
+        fb = texts_and_files(a.find("feedback"), "%s answer %d feedback" % (qw, k), site_files)
+        want_fb = map_urls(t["feedback"], page, base, "moodle")
+        report(fb == want_fb, "%s answer %d feedback is the item's" % (qw, k), "%r != %r" % (fb, want_fb))
+    return answers
+
+
+def check_numerical(q, qw, src, page, base, site_files):
+    """Moodle's tolerance is absolute, either side of the answer: answer - tolerance .. + is the site's range."""
+    answers = check_typed_answers(q, qw, src, page, base, site_files)
+    for k, (a, t) in enumerate(zip(answers, src["typed"])):
+        try:
+            v, tol = float(a.findtext("text")), float(a.findtext("tolerance"))
+        except (TypeError, ValueError):
+            report(False, "%s answer %d: a number and a tolerance" % (qw, k), a.findtext("text"))
+            continue
+        report(re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?", a.findtext("text")) is not None and tol >= 0 and
+               close(v - tol, float(t["min"])) and close(v + tol, float(t["max"])),
+               "%s answer %d: %s, the range %s..%s" % (qw, k, t["answer"], t["min"], t["max"]),
+               "%s ± %s" % (v, tol))
+    unit = next((t["unit"] for t in src["typed"] if t["correct"] and t["unit"]), "")
+    units = [(u.findtext("unit_name"), u.findtext("multiplier")) for u in q.findall("units/unit")]
+    report(units == ([(unit, "1")] if unit else []) and
+           q.findtext("showunits") == ("0" if unit else "3") and q.findtext("unitgradingtype") == "0",
+           "%s unit %r: optional, as on the site" % (qw, unit), "%s, showunits %s" % (units, q.findtext("showunits")))
+
+
+def check_shortanswer(q, qw, src, page, base, site_files):
+    """usecase 1 when the site compares exactly (.exact, a program's output); '*' is Moodle's wildcard."""
+    exact = src.get("data-exact") == "true" or src["data-kind"] == "output"
+    report(q.findtext("usecase") == ("1" if exact else "0"), "%s usecase" % qw, q.findtext("usecase"))
+    answers = check_typed_answers(q, qw, src, page, base, site_files)
+    for k, (a, t) in enumerate(zip(answers, src["typed"])):
+        text = a.findtext("text") or ""
+        report(re.sub(r"\\\*", "*", text) == t["answer"] and not re.search(r"(?<!\\)\*", text),
+               "%s answer %d is %r, a '*' escaped" % (qw, k, t["answer"]), text)
+
+
+def check_essay(q, qw, src, page, base, site_files):
+    """An output of several lines: a monospaced essay, every output in the grader's information."""
+    report(not q.findall("answer") and q.findtext("responseformat") == "monospaced",
+           "%s monospaced, no answers" % qw, q.findtext("responseformat"))
+    gi = texts_and_files(q.find("graderinfo"), "%s graderinfo" % qw, site_files)
+    want = essay_info(src, page, base, "moodle")
+    report(gi == want, "%s grader information holds each output" % qw, "%r != %r" % (gi, want))
+
+
+def essay_info(src, page, base, images):
+    out = []
+    for correct in (True, False):
+        for t in src["typed"]:
+            if t["correct"] == correct:
+                out.append("<p>%s</p>\n<pre><code>%s</code></pre>" % (
+                    "Accepted output:" if correct else "A foreseen wrong output:",
+                    t["answer"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")))
+                if t["feedback"]:
+                    out.append(map_urls(t["feedback"], page, base, images))
+    return "\n".join(out)
+
+
 def check_moodle(path, slug, title, topics, base, site_files):
     what = os.path.relpath(path)
     try:
@@ -486,8 +684,8 @@ def check_moodle(path, slug, title, topics, base, site_files):
         return
     report(root.tag == "quiz", "%s root is quiz" % what, root.tag)
     qs = root.findall("question")
-    report(all(q.get("type") in ("category", "multichoice") for q in qs),
-           "%s question types are category and multichoice" % what, {q.get("type") for q in qs})
+    report(all(q.get("type") in MOODLE_TYPES.values() for q in qs),
+           "%s question types are Moodle's" % what, {q.get("type") for q in qs})
     i = 0
     page = "quiz/%s/index.html" % slug
     for ttitle, questions in topics:
@@ -503,9 +701,11 @@ def check_moodle(path, slug, title, topics, base, site_files):
             q = qs[i] if i < len(qs) else None
             i += 1
             qw = "%s %s" % (what, src["data-id"])
-            if q is None or q.get("type") != "multichoice" or src.get("missing"):
+            if q is None or src.get("missing"):
                 report(False, qw, "missing")
                 continue
+            want_type = moodle_type(src)
+            report(q.get("type") == want_type, "%s is %s" % (qw, want_type), q.get("type"))
             report(q.findtext("idnumber") == src["data-id"], "%s idnumber" % qw, q.findtext("idnumber"))
             name = q.findtext("name/text") or ""
             report(name.strip() != "" and len(name) <= 255 and name == plain(src["stem"]),
@@ -517,22 +717,14 @@ def check_moodle(path, slug, title, topics, base, site_files):
             gf = texts_and_files(q.find("generalfeedback"), "%s generalfeedback" % qw, site_files)
             want_gf = map_urls(src["explanation"], page, base, "moodle")
             report(gf == want_gf, "%s general feedback is the explanation" % qw, "%r != %r" % (gf, want_gf))
-            multi = src["data-kind"] == "multi"
-            report(q.findtext("single") == ("false" if multi else "true"), "%s single" % qw, q.findtext("single"))
-            answers = q.findall("answer")
-            fr = [float(a.get("fraction")) for a in answers]
-            report(fractions_ok(fr, multi), "%s fractions" % qw, fr)
-            report(len(answers) == len(src["options"]), "%s one answer per option" % qw,
-                   "%d != %d" % (len(answers), len(src["options"])))
-            for k, (a, (correct, obody)) in enumerate(zip(answers, src["options"])):
-                at = texts_and_files(a, "%s answer %d" % (qw, k), site_files)
-                report(at == map_urls(src["option_text"][k], page, base, "moodle"),
-                       "%s answer %d text" % (qw, k), at)
-                report((fr[k] > 0) == correct, "%s answer %d is right exactly when the source marks it" % (qw, k), fr[k])
-                fb = texts_and_files(a.find("feedback"), "%s answer %d feedback" % (qw, k), site_files)
-                m = re.search(r'<div class="option-feedback">(.*)</div>', obody, re.S)
-                want_fb = map_urls(m.group(1).strip(), page, base, "moodle") if m else ""
-                report(fb == want_fb, "%s answer %d feedback is the option's" % (qw, k), "%r != %r" % (fb, want_fb))
+            if want_type == "multichoice":
+                check_multichoice(q, qw, src, page, base, site_files)
+            elif want_type == "numerical":
+                check_numerical(q, qw, src, page, base, site_files)
+            elif want_type == "shortanswer":
+                check_shortanswer(q, qw, src, page, base, site_files)
+            else:
+                check_essay(q, qw, src, page, base, site_files)
             tags = [t.text for t in q.findall("tags/tag/text")]
             report(tags == [src["data-difficulty"]], "%s difficulty tag" % qw, tags)
     report(i == len(qs), "%s nothing more" % what, "%d elements, %d expected" % (len(qs), i))
@@ -582,6 +774,7 @@ def check_gift(path, slug, title, topics, base):
         i += 1
         for src in questions:
             qw = "%s %s" % (what, src["data-id"])
+            kind = moodle_type(src)
             b = blocks[i] if i < len(blocks) else ""
             i += 1
             lines = b.split("\n")
@@ -601,9 +794,17 @@ def check_gift(path, slug, title, topics, base):
                 qt = gift_unescape(head[4][1][len("[html]"):]).strip()
                 want_qt = "<p>" + src["stem"] + "</p>\n" + src["stem_body"] + ("\n" if src["stem_body"] else "") + src["hint"]
                 want_qt = map_urls(want_qt.rstrip("\n"), page, base, "absolute")
+                unit = next((t["unit"] for t in src["typed"] if t["correct"] and t["unit"]), "")
+                if kind == "numerical" and unit:
+                    # GIFT has no units: the question says which one.
+                    want_qt += "\n<p>In %s.</p>" % unit.replace("&", "&amp;").replace("<", "&lt;")
                 report(qt == want_qt, "%s question text" % qw, "%r != %r" % (qt, want_qt))
-            answers = [(s, p) for s, p in gift_split(top[1][1], "~=#") if s]
-            opts, general, k = [], None, 0
+            block = top[1][1]
+            report(block.startswith("#") == (kind == "numerical"), "%s {# exactly when numerical" % qw, block[:10])
+            if kind == "numerical":
+                block = block[1:]
+            answers = [(s, p) for s, p in gift_split(block, "~=#") if s]
+            opts, general = [], None
             j = 0
             while j < len(answers):
                 s, p = answers[j]
@@ -616,6 +817,32 @@ def check_gift(path, slug, title, topics, base):
                 elif s == "#" and opts:
                     opts[-1][2] = gift_unescape(p.strip())
                 j += 1
+            want_gf = map_urls(src["explanation"], page, base, "absolute")
+            if kind == "essay":
+                report(opts == [], "%s an essay: no answers" % qw, opts)
+                want_gf = essay_info(src, page, base, "absolute") + ("\n" + want_gf if want_gf else "")
+                report((general or "") == want_gf, "%s general feedback: the outputs, the explanation" % qw,
+                       "%r != %r" % (general, want_gf))
+                continue
+            report((general or "") == want_gf, "%s general feedback" % qw, "%r != %r" % (general, want_gf))
+            if kind in ("numerical", "shortanswer"):
+                report(len(opts) == len(src["typed"]) and opts, "%s one answer per typed item" % qw,
+                       "%d != %d" % (len(opts), len(src["typed"])))
+                for (s, p, fb), t in zip(opts, src["typed"]):
+                    wrong = p.startswith("%0%")
+                    report(s == "=" and wrong != t["correct"], "%s %r: =, %%0%% when wrong" % (qw, t["answer"]), s + p)
+                    p = p[3:] if wrong else p
+                    if kind == "numerical":
+                        m = re.fullmatch(r"(-?[0-9.e+-]+):([0-9.e+-]+)", p)
+                        report(m is not None and close(float(m.group(1)) - float(m.group(2)), float(t["min"])) and
+                               close(float(m.group(1)) + float(m.group(2)), float(t["max"])),
+                               "%s %r: value:tolerance is the range" % (qw, t["answer"]), p)
+                    else:
+                        report(re.sub(r"\\\*", "*", gift_unescape(p)) == t["answer"],
+                               "%s %r: the text, '*' escaped" % (qw, t["answer"]), p)
+                    want_fb = map_urls(t["feedback"], page, base, "absolute") or None
+                    report(fb == want_fb, "%s %r feedback" % (qw, t["answer"]), "%r != %r" % (fb, want_fb))
+                continue
             report(len(opts) == len(src["options"]), "%s one answer per option" % qw,
                    "%d != %d" % (len(opts), len(src["options"])))
             multi = src["data-kind"] == "multi"
@@ -634,9 +861,6 @@ def check_gift(path, slug, title, topics, base):
                 report(fb == want_fb, "%s answer feedback" % qw, "%r != %r" % (fb, want_fb))
                 report((fr[-1] > 0) == correct, "%s answer right exactly when marked" % qw, fr[-1])
             report(fractions_ok(fr, multi), "%s weights" % qw, fr)
-            want_gf = map_urls(src["explanation"], page, base, "absolute")
-            report((general or "") == want_gf, "%s general feedback" % qw, "%r != %r" % (general, want_gf))
-            k += 1
     report(i == len(blocks), "%s nothing more" % what, "%d blocks, %d expected" % (len(blocks), i))
 
 
@@ -654,9 +878,9 @@ def main():
                 rel = posixpath.relpath(os.path.join(root, f), content).replace(os.sep, "/")
                 site_files[media_name(rel)] = open(os.path.join(root, f), "rb").read()
     decks = site_decks(site, out)
-    for slug, (title, desc, rows) in decks.items():
-        check_apkg(os.path.join(exp, slug + ".apkg"), slug, title, desc, rows, base, content)
-        check_csv(os.path.join(exp, slug + ".csv"), slug, title, rows, base)
+    for slug, (title, desc, rows, groups) in decks.items():
+        check_apkg(os.path.join(exp, slug + ".apkg"), slug, title, desc, rows, groups, base, content)
+        check_csv(os.path.join(exp, slug + ".csv"), slug, title, groups, base)
         check_tsv(os.path.join(exp, slug + ".tsv"), rows)
     tests = site_tests(site, out)
     for slug, (title, topics) in tests.items():
