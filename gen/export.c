@@ -903,38 +903,147 @@ S_question_unit(const struct question *q)
 	return "";
 }
 
+static const char *
+S_unit(const struct quiz_option *o)
+{
+	return o->unit ? o->unit : "";
+}
+
+/*
+ * The right answer that says what unit u is worth, or -1: the first
+ * right answer in u. quizdeck converts no unit, but two right answers in
+ * two units ("14 GB", "14000 MB") say the same amount, so their ratio is
+ * Moodle's multiplier for the second unit (how many of it make one of
+ * the question's unit).
+ */
+static long
+S_unit_answer(const struct question *q, const char *u)
+{
+	size_t i;
+
+	for (i = 0; i < q->noptions; i++)
+		if (q->options[i].correct && strcmp(S_unit(&q->options[i]), u) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* How many of unit u make one of the question's unit; 0 when no right answer says. */
+static double
+S_unit_multiplier(const struct question *q, const char *u)
+{
+	const char *base = S_question_unit(q);
+	long b = S_unit_answer(q, base), k = S_unit_answer(q, u);
+	double vb, vk;
+
+	if (!*u || strcmp(u, base) == 0)
+		return 1;
+	if (b < 0 || k < 0)
+		return 0;
+	vb = (q->options[b].min + q->options[b].max) / 2;
+	vk = (q->options[k].min + q->options[k].max) / 2;
+	return vb != 0 && vk != 0 ? vk / vb : 0;
+}
+
+/* The items of a number question as written: each in the question's unit, or left out. */
+struct typed_numbers {
+	double *value, *tolerance;  /* the middle of its range, half of it */
+	int *written;
+};
+
+/*
+ * Each item of number question q in the question's unit. An item is not
+ * written when it is the right answer that defines its unit's multiplier
+ * (Moodle accepts it through the unit), the same as an earlier one
+ * ("720" and "720 assignments" once the unit is optional), or a wrong one
+ * in a unit no right answer uses (Moodle could not compare it; the
+ * Moodle XML export warns). Free with S_typed_numbers_free.
+ */
+static void
+S_typed_numbers(const struct question *q, struct typed_numbers *tn)
+{
+	const char *base = S_question_unit(q);
+	size_t i, j;
+
+	tn->value = xcalloc(q->noptions + 1, sizeof(*tn->value));
+	tn->tolerance = xcalloc(q->noptions + 1, sizeof(*tn->tolerance));
+	tn->written = xcalloc(q->noptions + 1, sizeof(*tn->written));
+	for (i = 0; i < q->noptions; i++) {
+		const struct quiz_option *o = &q->options[i];
+		const char *u = S_unit(o);
+		double m = S_unit_multiplier(q, u);
+
+		if (m == 0 || (*u && strcmp(u, base) != 0 && S_unit_answer(q, u) == (long)i))
+			continue;
+		tn->value[i] = (o->min + o->max) / 2 / m;
+		tn->tolerance[i] = (o->max - o->min) / 2 / m;
+		tn->written[i] = 1;
+		for (j = 0; j < i && tn->written[i]; j++)
+			if (tn->written[j] && !q->options[j].correct == !o->correct &&
+			    tn->value[j] == tn->value[i] && tn->tolerance[j] == tn->tolerance[i])
+				tn->written[i] = 0;
+	}
+}
+
+static void
+S_typed_numbers_free(struct typed_numbers *tn)
+{
+	free(tn->value);
+	free(tn->tolerance);
+	free(tn->written);
+}
+
 /*
  * numerical: each item an answer at the middle of its range with half
  * the range as Moodle's tolerance (absolute, either side; a relative
  * "± 5 %" is already a range). The unit is optional, as on the site: a
- * learner may leave it out, and one typed must be it (multiplier 1, no
- * conversion).
+ * learner may leave it out, and one typed must be one of the question's
+ * (no conversion but the ratios its right answers give).
  */
 static int
 S_moodle_numerical(const struct question *q, const struct question_html *qh, struct buf *out,
     struct diag_list *dl)
 {
 	const char *unit = S_question_unit(q);
+	struct typed_numbers tn;
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < q->noptions; i++) {
-		const struct quiz_option *o = &q->options[i];
-
+	S_typed_numbers(q, &tn);
+	for (i = 0; i < q->noptions && rc == 0; i++) {
+		if (!tn.written[i]) {
+			if (S_unit_multiplier(q, S_unit(&q->options[i])) == 0)
+				diag_warning(dl, q->topic->doc->src->display, q->options[i].line, q->options[i].col,
+				    "the wrong answer \"%s\" is in %s, a unit no right answer of question \"%s\" "
+				    "uses, so Moodle cannot compare it and the export leaves it out: write it in %s",
+				    q->options[i].answer, S_unit(&q->options[i]), q->id, unit);
+			continue;
+		}
 		buf_printf(out, "    <answer fraction=\"%.7g\" format=\"moodle_auto_format\">\n      <text>",
 		    S_typed_fraction(q, i));
-		S_number(out, (o->min + o->max) / 2);
+		S_number(out, tn.value[i]);
 		buf_puts(out, "</text>\n");
-		if (S_moodle_feedback(out, qh, i, dl) == -1)
-			return -1;
+		rc = S_moodle_feedback(out, qh, i, dl);
 		buf_puts(out, "      <tolerance>");
-		S_number(out, (o->max - o->min) / 2);
+		S_number(out, tn.tolerance[i]);
 		buf_puts(out, "</tolerance>\n    </answer>\n");
 	}
+	S_typed_numbers_free(&tn);
+	if (rc == -1)
+		return -1;
 	if (*unit) {
-		buf_puts(out, "    <units>\n      <unit>\n        <multiplier>1</multiplier>\n"
-		    "        <unit_name>");
-		S_xml_text(out, unit);
-		buf_puts(out, "</unit_name>\n      </unit>\n    </units>\n");
+		buf_puts(out, "    <units>\n");
+		for (i = 0; i < q->noptions; i++) {
+			const char *u = S_unit(&q->options[i]);
+
+			if (!*u || S_unit_answer(q, u) != (long)i || S_unit_multiplier(q, u) == 0)
+				continue;
+			buf_puts(out, "      <unit>\n        <multiplier>");
+			S_number(out, S_unit_multiplier(q, u));
+			buf_puts(out, "</multiplier>\n        <unit_name>");
+			S_xml_text(out, u);
+			buf_puts(out, "</unit_name>\n      </unit>\n");
+		}
+		buf_puts(out, "    </units>\n");
 	}
 	/* showunits 0: a box for the unit, 3: none; unitgradingtype 0: the unit is optional. */
 	buf_printf(out, "    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0</unitpenalty>\n"
@@ -1163,23 +1272,27 @@ S_gift_weight(struct buf *b, double w)
 /*
  * A typed answer's lines in GIFT: a number "=value:tolerance" (GIFT's
  * numerical, with Moodle's absolute tolerance; GIFT has no units, so
- * the learner types the number alone), a text "=text" (short answer,
+ * the numbers are in the question's unit, which its text names), a text "=text" (short answer,
  * compared without case: GIFT has no way to ask for case); a foreseen
  * wrong one weighs "%0%".
  */
 static void
 S_gift_typed(const struct question *q, const struct question_html *qh, struct buf *out)
 {
+	struct typed_numbers tn;
 	size_t i;
 
+	S_typed_numbers(q, &tn);
 	for (i = 0; i < q->noptions; i++) {
 		const struct quiz_option *o = &q->options[i];
 
+		if (q->kind == ANSWER_NUMBER && !tn.written[i])
+			continue;
 		buf_puts(out, o->correct ? "\t=" : "\t=%0%");
 		if (q->kind == ANSWER_NUMBER) {
-			S_number(out, (o->min + o->max) / 2);
+			S_number(out, tn.value[i]);
 			buf_putc(out, ':');
-			S_number(out, (o->max - o->min) / 2);
+			S_number(out, tn.tolerance[i]);
 		} else {
 			struct buf t;
 
@@ -1195,6 +1308,7 @@ S_gift_typed(const struct question *q, const struct question_html *qh, struct bu
 		}
 		buf_putc(out, '\n');
 	}
+	S_typed_numbers_free(&tn);
 }
 
 /*

@@ -608,45 +608,84 @@ def check_multichoice(q, qw, src, page, base, site_files):
         report(fb == want_fb, "%s answer %d feedback is the option's" % (qw, k), "%r != %r" % (fb, want_fb))
 
 
-def check_typed_answers(q, qw, src, page, base, site_files):
-    """Each typed answer one <answer>, in order: a right one 100, a foreseen wrong one 0 with its feedback."""
-    answers = q.findall("answer")
-    report(len(answers) == len(src["typed"]) and answers, "%s one answer per typed item" % qw,
-           "%d != %d" % (len(answers), len(src["typed"])))
-    for k, (a, t) in enumerate(zip(answers, src["typed"])):
+def check_feedback(q, qw, src, page, base, site_files, pairs):
+    """pairs: (answer element, typed item): 100 when right, 0 when wrong, the item's feedback."""
+    for k, (a, t) in enumerate(pairs):
         report(float(a.get("fraction")) == (100.0 if t["correct"] else 0.0),
                "%s answer %d: 100 when right, 0 when a foreseen wrong one" % (qw, k), a.get("fraction"))
         fb = texts_and_files(a.find("feedback"), "%s answer %d feedback" % (qw, k), site_files)
         want_fb = map_urls(t["feedback"], page, base, "moodle")
         report(fb == want_fb, "%s answer %d feedback is the item's" % (qw, k), "%r != %r" % (fb, want_fb))
-    return answers
+
+
+def grade_number(ranges, v):
+    """The first (value, tolerance, fraction, payload) whose range holds v, as Moodle's numerical grading picks it."""
+    for r in ranges:
+        eps = 1e-9 * max(1, abs(r[0]))
+        if r[0] - r[1] - eps <= v <= r[0] + r[1] + eps:
+            return r
+    return None
+
+
+def check_number_items(qw, src, ranges, units):
+    """
+    Every typed item graded as Moodle grades it: its middle, in its unit,
+    divided by the unit's multiplier, falls first in an answer whose range
+    is the item's (so the tolerance is the range), right exactly when the
+    item is. An item in a unit Moodle does not know must be a wrong one.
+    """
+    for t in src["typed"]:
+        tw = "%s %r" % (qw, t["answer"])
+        mult = 1.0 if t["unit"] == "" else units.get(t["unit"])
+        if mult is None:
+            report(not t["correct"], "%s: a right answer's unit is the question's" % tw, units)
+            continue
+        lo, hi = float(t["min"]) / mult, float(t["max"]) / mult
+        hit = grade_number(ranges, (lo + hi) / 2)
+        report(hit is not None and close(hit[0] - hit[1], lo) and close(hit[0] + hit[1], hi) and
+               (hit[2] == 100) == t["correct"],
+               "%s: graded %s, its range %s..%s" % (tw, "right" if t["correct"] else "wrong", t["min"], t["max"]),
+               hit and hit[:3])
 
 
 def check_numerical(q, qw, src, page, base, site_files):
-    """Moodle's tolerance is absolute, either side of the answer: answer - tolerance .. + is the site's range."""
-    answers = check_typed_answers(q, qw, src, page, base, site_files)
-    for k, (a, t) in enumerate(zip(answers, src["typed"])):
-        try:
-            v, tol = float(a.findtext("text")), float(a.findtext("tolerance"))
-        except (TypeError, ValueError):
-            report(False, "%s answer %d: a number and a tolerance" % (qw, k), a.findtext("text"))
-            continue
-        report(re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?", a.findtext("text")) is not None and tol >= 0 and
-               close(v - tol, float(t["min"])) and close(v + tol, float(t["max"])),
-               "%s answer %d: %s, the range %s..%s" % (qw, k, t["answer"], t["min"], t["max"]),
-               "%s ± %s" % (v, tol))
-    unit = next((t["unit"] for t in src["typed"] if t["correct"] and t["unit"]), "")
-    units = [(u.findtext("unit_name"), u.findtext("multiplier")) for u in q.findall("units/unit")]
-    report(units == ([(unit, "1")] if unit else []) and
-           q.findtext("showunits") == ("0" if unit else "3") and q.findtext("unitgradingtype") == "0",
-           "%s unit %r: optional, as on the site" % (qw, unit), "%s, showunits %s" % (units, q.findtext("showunits")))
+    """Moodle's tolerance is absolute, either side of the answer; units optional, the first right one's first."""
+    answers = q.findall("answer")
+    report(0 < len(answers) <= len(src["typed"]), "%s an answer per typed item at most" % qw, len(answers))
+    ranges = []
+    for a in answers:
+        text, tol = a.findtext("text") or "", a.findtext("tolerance") or ""
+        ok = re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?", text) and re.fullmatch(r"[0-9.e+-]+", tol)
+        report(bool(ok), "%s answer %s: a number and a tolerance" % (qw, text), tol)
+        if ok:
+            ranges.append((float(text), float(tol), float(a.get("fraction")), a))
+    units = {u.findtext("unit_name"): float(u.findtext("multiplier")) for u in q.findall("units/unit")}
+    first = next((t["unit"] for t in src["typed"] if t["correct"] and t["unit"]), "")
+    ulist = [(u.findtext("unit_name"), u.findtext("multiplier")) for u in q.findall("units/unit")]
+    report((ulist[:1] == [(first, "1")] if first else ulist == []) and
+           q.findtext("showunits") == ("0" if first else "3") and q.findtext("unitgradingtype") == "0",
+           "%s unit %r first, optional, as on the site" % (qw, first),
+           "%s, showunits %s" % (ulist, q.findtext("showunits")))
+    check_number_items(qw, src, ranges, units)
+    pairs = []
+    for t in src["typed"]:
+        mult = 1.0 if t["unit"] == "" else units.get(t["unit"])
+        if mult is not None:
+            hit = grade_number(ranges, (float(t["min"]) + float(t["max"])) / 2 / mult)
+            if hit is not None and not any(hit[3] is p[0] for p in pairs):
+                pairs.append((hit[3], t))
+    report(len(pairs) == len(answers), "%s every answer is an item's" % qw, "%d != %d" % (len(pairs), len(answers)))
+    check_feedback(q, qw, src, page, base, site_files, pairs)
 
 
 def check_shortanswer(q, qw, src, page, base, site_files):
     """usecase 1 when the site compares exactly (.exact, a program's output); '*' is Moodle's wildcard."""
     exact = src.get("data-exact") == "true" or src["data-kind"] == "output"
     report(q.findtext("usecase") == ("1" if exact else "0"), "%s usecase" % qw, q.findtext("usecase"))
-    answers = check_typed_answers(q, qw, src, page, base, site_files)
+    answers = q.findall("answer")
+    report(len(answers) == len(src["typed"]), "%s one answer per typed item" % qw,
+           "%d != %d" % (len(answers), len(src["typed"])))
+    check_feedback(q, qw, src, page, base, site_files, list(zip(answers, src["typed"])))
     for k, (a, t) in enumerate(zip(answers, src["typed"])):
         text = a.findtext("text") or ""
         report(re.sub(r"\\\*", "*", text) == t["answer"] and not re.search(r"(?<!\\)\*", text),
@@ -825,21 +864,34 @@ def check_gift(path, slug, title, topics, base):
                        "%r != %r" % (general, want_gf))
                 continue
             report((general or "") == want_gf, "%s general feedback" % qw, "%r != %r" % (general, want_gf))
-            if kind in ("numerical", "shortanswer"):
+            if kind == "numerical":
+                # GIFT has no units: the numbers are in the question's; an item in another unit is checked in the XML.
+                ranges = []
+                for s, p, fb in opts:
+                    wrong = p.startswith("%0%")
+                    m = re.fullmatch(r"(-?[0-9.e+-]+):([0-9.e+-]+)", p[3:] if wrong else p)
+                    report(s == "=" and m is not None, "%s =value:tolerance, %%0%% when wrong" % qw, s + p)
+                    if m:
+                        ranges.append((float(m.group(1)), float(m.group(2)), 0 if wrong else 100, fb))
+                report(0 < len(ranges) <= len(src["typed"]), "%s an answer per typed item at most" % qw, len(ranges))
+                first = next((t["unit"] for t in src["typed"] if t["correct"] and t["unit"]), "")
+                mine = dict(src, typed=[t for t in src["typed"] if t["unit"] in ("", first)])
+                check_number_items(qw, mine, ranges, {first: 1.0} if first else {})
+                for t in mine["typed"]:
+                    hit = grade_number(ranges, (float(t["min"]) + float(t["max"])) / 2)
+                    want_fb = map_urls(t["feedback"], page, base, "absolute") or None
+                    report(hit is not None and hit[3] == want_fb, "%s %r feedback" % (qw, t["answer"]),
+                           "%r != %r" % (hit and hit[3], want_fb))
+                continue
+            if kind == "shortanswer":
                 report(len(opts) == len(src["typed"]) and opts, "%s one answer per typed item" % qw,
                        "%d != %d" % (len(opts), len(src["typed"])))
                 for (s, p, fb), t in zip(opts, src["typed"]):
                     wrong = p.startswith("%0%")
                     report(s == "=" and wrong != t["correct"], "%s %r: =, %%0%% when wrong" % (qw, t["answer"]), s + p)
                     p = p[3:] if wrong else p
-                    if kind == "numerical":
-                        m = re.fullmatch(r"(-?[0-9.e+-]+):([0-9.e+-]+)", p)
-                        report(m is not None and close(float(m.group(1)) - float(m.group(2)), float(t["min"])) and
-                               close(float(m.group(1)) + float(m.group(2)), float(t["max"])),
-                               "%s %r: value:tolerance is the range" % (qw, t["answer"]), p)
-                    else:
-                        report(re.sub(r"\\\*", "*", gift_unescape(p)) == t["answer"],
-                               "%s %r: the text, '*' escaped" % (qw, t["answer"]), p)
+                    report(re.sub(r"\\\*", "*", gift_unescape(p)) == t["answer"],
+                           "%s %r: the text, '*' escaped" % (qw, t["answer"]), p)
                     want_fb = map_urls(t["feedback"], page, base, "absolute") or None
                     report(fb == want_fb, "%s %r feedback" % (qw, t["answer"]), "%r != %r" % (fb, want_fb))
                 continue
