@@ -2,7 +2,8 @@
  * render_test: Markdown in, the exact HTML the renderer writes out, for
  * raw HTML with and without [markdown] unsafe_html (blocks, inline tags
  * opened in one inline and closed in a later one, unsafe URLs removed)
- * and footnotes (references, definitions, back-links, in questions).
+ * footnotes (references, definitions, back-links, in questions) and a
+ * cloze heading blanked, answered and with Anki's markers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -283,11 +284,79 @@ test_deep(void)
 	buf_free(&want);
 }
 
+/*
+ * A cloze heading four ways: its deletions as text, one blanked, one
+ * answered, and every deletion with its markers as written around its
+ * rendered answer (an Anki cloze note's Text).
+ */
+static void
+test_cloze(void)
+{
+	static const struct {
+		int cloze, answer, markers;
+		const char *want;
+	} views[] = {
+		{ 0, 0, 0, "The <code>main</code> runs <em>first</em> &amp; <code>main</code> ends" },
+		{ 1, 0, 0, "The <span class=\"cloze-blank\">[a function &amp; more]</span> runs <em>first</em> &amp; "
+		  "<span class=\"cloze-blank\">[\xe2\x80\xa6]</span> ends" },
+		{ 2, 1, 0, "The <code>main</code> runs <mark class=\"cloze\"><em>first</em></mark> &amp; <code>main</code> ends" },
+		{ 0, 0, 1, "The {{c1::<code>main</code>::a function &amp; more}} runs {{c2::<em>first</em>}} &amp; "
+		  "{{c1::<code>main</code>}} ends" },
+	};
+	struct site site;
+	struct diag_list dl;
+	size_t i;
+
+	CHECK_GROUP("a cloze heading: text, blank, answer, Anki's markers");
+	fixture_begin();
+	fixture_put("content/cards/d.md", "+++\ntitle = \"D\"\n+++\n\n"
+	    "## The {{c1::`main`::a function & more}} runs {{c2::*first*}} & {{c1::`main`}} ends {#m}\n\nBack.\n");
+	fixture_load(&site, &dl);
+	CHECK_INT((long)site.ndecks, 1, "the deck loads");
+	if (site.ndecks == 1 && site.decks[0]->ncards == 2) {
+		struct deck *d = site.decks[0];
+		struct doc_tree *tree = doc_tree_open(d->doc);
+		const struct card_nodes *cn = doc_tree_card(tree, &d->cards[0]);
+
+		for (i = 0; cn && i < sizeof(views) / sizeof(views[0]); i++) {
+			struct render_opts o;
+			struct render_out out;
+			struct render *r;
+			struct buf b;
+
+			memset(&o, 0, sizeof(o));
+			o.site = &site;
+			o.doc = d->doc;
+			o.page_url = d->url;
+			o.id_prefix = "";
+			o.cloze = views[i].cloze;
+			o.cloze_answer = views[i].answer;
+			o.cloze_markers = views[i].markers;
+			buf_init(&b);
+			buf_put(&b, "", 0);
+			memset(&out, 0, sizeof(out));
+			out.w = theme_writer_new();
+			theme_writer_begin(out.w, &b);
+			r = render_new(&o);
+			render_out_children(r, &out, cn->heading);
+			render_free(r);
+			theme_writer_free(out.w);
+			CHECK_STR(b.data, views[i].want, "cloze %d, answer %d, markers %d",
+			    views[i].cloze, views[i].answer, views[i].markers);
+			buf_free(&b);
+		}
+		doc_tree_close(tree);
+	} else
+		CHECK_INT((long)(site.ndecks ? site.decks[0]->ncards : 0), 2, "a card per number");
+	fixture_end(&site, &dl);
+}
+
 int
 main(void)
 {
 	test_cases();
 	test_question();
 	test_deep();
+	test_cloze();
 	return check_finish();
 }
