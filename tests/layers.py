@@ -16,13 +16,13 @@ import sys
 
 # Lowest first. Read: a module calls only modules on its row or above it.
 LAYERS = [
-    ("support", {"util", "diag", "pool", "toml", "cache"}),
+    ("support", {"util", "diag", "pool", "toml", "cache", "htmlmd"}),
     ("load", {"config", "content", "markdown"}),
     ("index", {"answer", "model", "quiz", "deck", "guide", "site", "cloze"}),
     ("link", {"links", "outputs"}),
     ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image", "flow"}),
     ("outputs", {"html", "pdf", "export", "offline", "book"}),
-    ("commands", {"build", "scaffold"}),
+    ("commands", {"build", "scaffold", "import"}),
     ("serve", {"serve"}),
     ("main", {"main"}),
 ]
