@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 #include <zip.h>
 
+#include "ankifmt.h"
 #include "util.h"
 
 /*
@@ -30,7 +31,6 @@
  */
 #define ANKI_ID_BASE 1500000000000LL
 #define ANKI_ID_SPAN 100000000000LL
-#define ANKI_GUID_PREFIX "quizdeck:"
 
 struct anki_template {
 	const char *name;
@@ -504,7 +504,7 @@ S_note(struct collection *c, const struct anki_note *n, size_t pos)
 	buf_init(&flds);
 	for (i = 0; i < m->nfields; i++) {
 		if (i)
-			buf_putc(&flds, 0x1f);
+			buf_putc(&flds, ANKI_FIELD_SEP);
 		buf_puts(&flds, n->fields[i] ? n->fields[i] : "");
 	}
 	sfld = anki_strip_html(n->fields[0] ? n->fields[0] : "");
@@ -669,8 +669,8 @@ anki_write(const struct anki_package *p, const char *path, struct diag_list *dl)
 		zip_error_fini(&ze);
 		goto out;
 	}
-	if (S_zip_add(z, "collection.anki2", col, (size_t)clen, p->epoch) == -1 ||
-	    S_zip_add(z, "media", map.data, map.len, p->epoch) == -1)
+	if (S_zip_add(z, ANKI_COLLECTION, col, (size_t)clen, p->epoch) == -1 ||
+	    S_zip_add(z, ANKI_MEDIA_MAP, map.data, map.len, p->epoch) == -1)
 		goto zip_failed;
 	for (i = 0; i < p->nmedia; i++) {
 		snprintf(names, sizeof(names), "%zu", i);

@@ -166,15 +166,23 @@ S_text(struct conv *c, struct buf *b, const char *s)
 		unsigned char ch = (unsigned char)*s;
 
 		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f') {
+			const char *run = s;
 			int nl = 0;
 
 			for (; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f'; s++)
-				nl |= *s == '\n';
+				nl |= *s == '\n' || *s == '\r' || *s == '\f';
 			if (nl && !one_line) {
+				/* Spaces before a line break would make it a hard one. */
+				while (b->len && (b->data[b->len - 1] == ' ' || b->data[b->len - 1] == '\t'))
+					b->data[--b->len] = '\0';
 				if (!S_at_line_start(b))
 					buf_putc(b, '\n');
-			} else if (b->len && b->data[b->len - 1] != ' ' && !S_at_line_start(b))
-				buf_putc(b, ' ');
+			} else if (nl) {
+				if (b->len && b->data[b->len - 1] != ' ' && !S_at_line_start(b))
+					buf_putc(b, ' ');
+			} else if (!S_at_line_start(b))
+				/* Spaces and tabs inside a line read back as they are: kept. */
+				buf_put(b, run, (size_t)(s - run));
 			continue;
 		}
 		if (S_at_line_start(b)) {

@@ -17,6 +17,7 @@
 #include "build.h"
 #include "diag.h"
 #include "export.h"
+#include "import.h"
 #include "html.h"
 #include "links.h"
 #include "model.h"
@@ -42,6 +43,7 @@ static const char usage_main[] =
 "  check     parse and link everything; print diagnostics and a summary\n"
 "  print     write only the PDFs: flashcards and the guide as a book\n"
 "  export    write decks and tests for Anki, Quizlet and Moodle (out/export/)\n"
+"  import    write a deck from an Anki package or a CSV file (content/cards/)\n"
 "  serve     build, serve on this machine and rebuild on change\n"
 "  new       create a new site with one example of each kind\n"
 "\n"
@@ -229,6 +231,22 @@ static const char usage_serve[] =
 "               only); 0.0.0.0 (or ::) listens on every address, to preview\n"
 "               on a phone on the same network\n";
 
+static const char usage_import[] =
+"usage: quizdeck import [-C DIR] [--deck NAME] [--force] anki|csv FILE\n"
+"\n"
+"Writes content/cards/NAME.md, a Markdown deck of the cards in FILE, and\n"
+"content/cards/NAME/ with their images. anki reads an Anki package\n"
+"(.apkg, \"Support older Anki versions\" ticked), csv a CSV or TSV file\n"
+"as Anki's text import reads it (#separator:, #columns:... header lines,\n"
+"or a header row naming Front and Back). HTML becomes Markdown, cloze notes\n"
+"cloze cards, reversed notes cards with .reverse, and a note quizdeck\n"
+"exported keeps its card id, so exporting again updates Anki's notes.\n"
+"Bad input writes nothing.\n"
+"\n"
+"  --deck NAME  the deck's file name (default: the deck quizdeck's guids\n"
+"               name, else the deck's title or the file's name)\n"
+"  --force      replace a deck of that name\n";
+
 static const char usage_new[] =
 "usage: quizdeck new DIR\n"
 "\n"
@@ -244,6 +262,8 @@ struct cli {
 	int no_pdf;
 	int no_export;
 	int no_offline;
+	const char *deck;          /* import's --deck */
+	int force;                 /* import's --force */
 	int calibration;
 	int port;
 	const char *bind;          /* serve's address, numeric */
@@ -661,10 +681,48 @@ S_cmd_new(const struct cli *cli)
 	return status;
 }
 
+static int
+S_cmd_import(const struct cli *cli)
+{
+	struct import_options io;
+	struct import_result res;
+	struct diag_list dl;
+	int status;
+
+	if (cli->nargs != 2)
+		return S_usage_error(usage_import, "%s", "import takes a format (anki or csv) and a file");
+	memset(&io, 0, sizeof(io));
+	if (!strcmp(cli->args[0], "anki"))
+		io.format = IMPORT_ANKI;
+	else if (!strcmp(cli->args[0], "csv"))
+		io.format = IMPORT_CSV;
+	else
+		return S_usage_error(usage_import, "unknown import format \"%s\": anki or csv",
+		    cli->args[0]);
+	io.site = cli->dir;
+	io.file = cli->args[1];
+	io.deck = cli->deck;
+	io.force = cli->force;
+	diag_init(&dl);
+	if (import_run(&io, &res, &dl) == -1 && !diag_failed(&dl))
+		diag_error(&dl, io.file, 0, 0, "%s", "not imported");
+	status = S_report(&dl);
+	if (res.path) {
+		printf("imported %zu card%s into %s", res.cards, res.cards == 1 ? "" : "s", res.path);
+		if (res.media)
+			printf(" and %zu image%s beside it", res.media, res.media == 1 ? "" : "s");
+		printf("\n");
+		status = 0;
+	}
+	free(res.path);
+	diag_free(&dl);
+	return status;
+}
+
 enum {
 	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_NO_OFFLINE, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
 	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION,
-	OPT_NO_EXPORT, OPT_LAYOUT
+	OPT_NO_EXPORT, OPT_LAYOUT, OPT_DECK, OPT_FORCE
 };
 
 static const struct option long_options[] = {
@@ -684,6 +742,8 @@ static const struct option long_options[] = {
 	{ "calibration", no_argument, NULL, OPT_CALIBRATION },
 	{ "port", required_argument, NULL, OPT_PORT },
 	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "deck", required_argument, NULL, OPT_DECK },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -726,11 +786,16 @@ S_allowed(const char *cmd, int opt)
 	case OPT_PORT:
 	case OPT_BIND:
 		return !strcmp(cmd, "serve");
+	case OPT_DECK:
+	case OPT_FORCE:
+		return !strcmp(cmd, "import");
 	}
 	return 0;
 }
 
-static const char *const commands[] = { "build", "check", "print", "export", "serve", "new" };
+static const char *const commands[] = {
+	"build", "check", "print", "export", "import", "serve", "new"
+};
 
 static const char *
 S_usage_of(const char *cmd)
@@ -745,6 +810,8 @@ S_usage_of(const char *cmd)
 		return S_usage_print();
 	if (!strcmp(cmd, "export"))
 		return S_usage_export();
+	if (!strcmp(cmd, "import"))
+		return usage_import;
 	if (!strcmp(cmd, "serve"))
 		return usage_serve;
 	if (!strcmp(cmd, "new"))
@@ -884,6 +951,8 @@ S_main(int argc, char *argv[])
 		case OPT_BACK_OFFSET: cli.back_offset = optarg; break;
 		case OPT_LAYOUT: cli.layout = optarg; break;
 		case OPT_CALIBRATION: cli.calibration = 1; break;
+		case OPT_DECK: cli.deck = optarg; break;
+		case OPT_FORCE: cli.force = 1; break;
 		case OPT_PORT: {
 			char *end;
 			long p = strtol(optarg, &end, 10);
@@ -943,6 +1012,8 @@ S_main(int argc, char *argv[])
 		cli.nargs--;
 		return S_cmd_build(&cli, 0, formats);
 	}
+	if (!strcmp(cli.command, "import"))
+		return S_cmd_import(&cli);
 	if (!strcmp(cli.command, "serve"))
 		return S_cmd_serve(&cli);
 	return S_cmd_new(&cli);

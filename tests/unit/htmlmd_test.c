@@ -86,7 +86,8 @@ static const struct { const char *html, *md; } S_blocks[] = {
 	{ "<script>alert(1)</script>", "REFUSED: a <script> element" },
 	{ "<img src=x onerror=\"alert(1)\">", "REFUSED: an onerror attribute on <img>" },
 	{ "<a href=\" javascript:alert(1)\">x</a>", "REFUSED: a script URL in <a href>" },
-	{ "soft\nbreak  and   spaces", "soft\nbreak and spaces" },
+	{ "soft\nbreak  and \t spaces", "soft\nbreak  and \t spaces" },
+	{ "trailing  \nspaces  <br>x", "trailing\nspaces  \\\nx" },
 	{ "caf\xc3\xa9 &mdash; &#26085;", "caf\xc3\xa9 \xe2\x80\x94 \xe6\x97\xa5" },
 };
 
