@@ -369,7 +369,8 @@ S_read_anki(struct import *im, const char *tmpdir)
 	if (sqlite3_open_v2(colpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "select ver, models, decks from col", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		S_error(im, 0, "not an Anki collection: %s holds no collection table (%s)",
+		S_error(im, 0, "not an Anki collection: %s in the zip is not Anki's SQLite "
+		    "collection (SQLite says: %s)",
 		    ix == zip_name_locate(im->zip, ANKI_COLLECTION, 0) ? ANKI_COLLECTION :
 		    ANKI_COLLECTION_21, db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
@@ -419,6 +420,7 @@ S_csv_role(struct csv_cols *c, const char *name, int i)
 		{ "term", offsetof(struct csv_cols, front) },
 		{ "back", offsetof(struct csv_cols, back) },
 		{ "back extra", offsetof(struct csv_cols, back) },
+		{ "extra", offsetof(struct csv_cols, back) },
 		{ "answer", offsetof(struct csv_cols, back) },
 		{ "definition", offsetof(struct csv_cols, back) },
 		{ "deck", offsetof(struct csv_cols, deck) },
@@ -620,6 +622,23 @@ S_col(char **v, int i)
 	return v[k];
 }
 
+/* 1 if a field of v that no column role takes holds text. */
+static int
+S_csv_extra(char **v, const struct csv_cols *c, int deck_col, int guid_col)
+{
+	int i;
+
+	for (i = 0; v[i]; i++) {
+		int used = i == (c->front == -1 ? 0 : c->front) || i == (c->back == -1 ? 1 : c->back) ||
+		    i == c->deck || i == c->guid || i == c->notetype || i == c->tags ||
+		    i == deck_col || i == guid_col;
+
+		if (!used && v[i][strspn(v[i], " \t")] != '\0')
+			return 1;
+	}
+	return 0;
+}
+
 static int
 S_read_csv(struct import *im)
 {
@@ -629,7 +648,7 @@ S_read_csv(struct import *im)
 	int line = 1, l, c, rc = -1, first = 1, headers = 1;
 	char sep = 0;
 	struct csv_cols cols = { -1, -1, -1, -1, -1, -1 };
-	int deck_col = -1, guid_col = -1;
+	int deck_col = -1, guid_col = -1, extra_warned = 0;
 
 	if (file_read(im->o->file, &text, &len) == -1) {
 		S_error(im, 0, "cannot read the file: %s", strerror(errno));
@@ -713,6 +732,12 @@ S_read_csv(struct import *im)
 			const char *type = S_col(v, cols.notetype);
 			const char *tags = S_col(v, cols.tags);
 
+			if (!extra_warned && S_csv_extra(v, &cols, deck_col, guid_col)) {
+				diag_warning(im->dl, im->o->file, at, 1, "a record with more fields than "
+				    "the columns a card takes (front, back, deck, guid, notetype, tags): the "
+				    "others were not imported (a field holding the separator goes in quotes)");
+				extra_warned = 1;
+			}
 			if (front == NULL || *front == '\0') {
 				diag_warning(im->dl, im->o->file, at, 1, "a record with no front: not "
 				    "imported (a card needs its front in column %d)",

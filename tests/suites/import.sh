@@ -1,0 +1,207 @@
+#!/bin/sh
+# quizdeck import: Anki packages and CSV files into Markdown decks.
+#
+#  1. Round trips: the default site's and tests/fixtures/export's decks
+#     exported, imported into a site without them, exported again: the
+#     same notes, guids and fields (tests/importcheck.py, images compared
+#     by their bytes); the fixture's CSV the same bytes.
+#  2. A package as Anki writes one (tests/importcheck.py make: Anki's own
+#     note types and guids, HTML formatting, an image, a cloze note, a
+#     reversed note, tags) and CSV files (quotes, line breaks, a header
+#     row, Anki's #separator:/#html:/#columns: lines): the Markdown written
+#     against tests/fixtures/import/*.want, the image copied, the deck
+#     builds.
+#  3. Bad input: each message exactly, status 1, nothing written.
+#  4. The same imports under ASan+UBSan, when build/asan/quizdeck is there.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+export LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 SOURCE_DATE_EPOCH=1700000000
+Q=${QUIZDECK:-./quizdeck}
+F=tests/fixtures/import
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok import $*"; }
+fail() { echo "not ok import $*"; }
+
+# site NAME: an empty site in $tmp/NAME.
+site() {
+	mkdir -p "$tmp/$1/content"
+	printf 'title = "Imports"\n' >"$tmp/$1/site.toml"
+}
+
+# ---- 1. round trips ---------------------------------------------------------
+for case in "fixture tests/fixtures/export" "default ."; do
+	set -- $case
+	name=$1 src=$2
+	$Q export -q -C "$src" -o "$tmp/$name-1" anki >/dev/null 2>&1
+	$Q export -q -C "$src" -o "$tmp/$name-1" csv >/dev/null 2>&1
+	mkdir -p "$tmp/$name-site"
+	cp -R "$src/site.toml" "$src/content" "$tmp/$name-site/"
+	rm "$tmp/$name-site"/content/cards/*.md
+	for apkg in "$tmp/$name-1"/export/*.apkg; do
+		if ! $Q import -C "$tmp/$name-site" anki "$apkg" >"$tmp/$name.log" 2>&1; then
+			fail "$name: importing $(basename "$apkg") failed: $(cat "$tmp/$name.log")"
+		fi
+	done
+	$Q export -q -C "$tmp/$name-site" -o "$tmp/$name-2" anki >/dev/null 2>&1
+	for apkg in "$tmp/$name-1"/export/*.apkg; do
+		python3 tests/importcheck.py same "$apkg" "$tmp/$name-2/export/$(basename "$apkg")" \
+		    "$name round trip $(basename "$apkg")"
+	done
+done
+
+# CSV: quizdeck's own file, with its header lines and guid column, comes back the same bytes.
+mkdir -p "$tmp/csv-site"
+cp -R tests/fixtures/export/site.toml tests/fixtures/export/content "$tmp/csv-site/"
+rm "$tmp/csv-site"/content/cards/*.md
+for csv in "$tmp/fixture-1"/export/*.csv; do
+	$Q import -C "$tmp/csv-site" csv "$csv" >/dev/null 2>&1
+done
+$Q export -q -C "$tmp/csv-site" -o "$tmp/csv-2" csv >/dev/null 2>&1
+for csv in "$tmp/fixture-1"/export/*.csv; do
+	if cmp -s "$csv" "$tmp/csv-2/export/$(basename "$csv")"; then
+		ok "csv round trip $(basename "$csv"): the same bytes"
+	else
+		fail "csv round trip $(basename "$csv"): $(diff "$csv" "$tmp/csv-2/export/$(basename "$csv")" | head -5)"
+	fi
+done
+
+# ---- 2. Anki's own packages and CSV files ----------------------------------
+python3 tests/importcheck.py make "$tmp/anki.apkg" anki
+site made
+out=$($Q import -C "$tmp/made" anki "$tmp/anki.apkg" 2>&1)
+want="$tmp/anki.apkg: warning: 1 note has tags, which quizdeck's cards do not hold: they were not imported
+imported 5 cards into $tmp/made/content/cards/german-more.md and 1 image beside it"
+if [ "$out" = "$want" ]; then ok "anki: the summary and the tags warning"; else fail "anki: got:
+$out"; fi
+if diff -u "$F/anki.apkg.want" "$tmp/made/content/cards/german-more.md" >"$tmp/d" 2>&1; then
+	ok "anki: formatting, an image, a cloze and a reversed note as $F/anki.apkg.want"
+else
+	fail "anki: the Markdown differs from $F/anki.apkg.want: $(head -20 "$tmp/d")"
+fi
+python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("0"))' \
+    "$tmp/anki.apkg" >"$tmp/cat.png"
+if cmp -s "$tmp/cat.png" "$tmp/made/content/cards/german-more/my_cat.png"; then
+	ok "anki: the image copied beside the deck under a name safe in a URL"
+else
+	fail "anki: content/cards/german-more/my_cat.png is not the package's image"
+fi
+if $Q build -q --no-pdf -C "$tmp/made" -o "$tmp/made-out" >"$tmp/made.log" 2>&1 &&
+    grep -q '<img src="my_cat.png"' "$tmp/made-out/cards/german-more/index.html"; then
+	ok "anki: the imported deck builds, its image shown"
+else
+	fail "anki: the imported deck does not build: $(head -5 "$tmp/made.log")"
+fi
+
+for csv in quotes.csv headers.tsv; do
+	base=${csv%.*}
+	$Q import -C "$tmp/made" csv "$F/$csv" >"$tmp/$base.log" 2>&1
+	if diff -u "$F/$csv.want" "$tmp/made/content/cards/$base.md" >"$tmp/d" 2>&1; then
+		ok "csv: $csv as $F/$csv.want"
+	else
+		fail "csv: $csv: $(cat "$tmp/$base.log"; head -20 "$tmp/d")"
+	fi
+done
+
+# --deck names the file; --force replaces a deck, its images with it.
+$Q import -C "$tmp/made" --deck other anki "$tmp/anki.apkg" >/dev/null 2>&1
+if [ -f "$tmp/made/content/cards/other.md" ] && [ -f "$tmp/made/content/cards/other/my_cat.png" ] &&
+    grep -q '(other/my_cat.png)' "$tmp/made/content/cards/other.md"; then
+	ok "--deck: other.md, its images in other/ and linked there"
+else
+	fail "--deck: other.md or other/my_cat.png missing"
+fi
+$Q import -C "$tmp/made" --deck other --force csv "$F/quotes.csv" >/dev/null 2>&1
+if grep -q '^## Name "three" colours {#line-2}$' "$tmp/made/content/cards/other.md" &&
+    [ ! -e "$tmp/made/content/cards/other" ]; then
+	ok "--force: the deck replaced, the old images gone"
+else
+	fail "--force: other.md is not the CSV's deck, or other/ is still there"
+fi
+
+# ---- 3. bad input -----------------------------------------------------------
+printf 'not a zip\n' >"$tmp/text.apkg"
+for k in script schema18 anki21b nocol notsqlite; do
+	python3 tests/importcheck.py make "$tmp/$k.apkg" "$k"
+done
+printf 'Front,Back\nfine,ok\n"never closed,x\n' >"$tmp/open.csv"
+printf 'a,b\n<a href="javascript:alert(1)">x</a>,y\n' >"$tmp/script.csv"
+printf '#separator:Semicolons\na;b\n' >"$tmp/sep.csv"
+printf 'a,\377\n' >"$tmp/latin1.csv"
+
+# bad NAME WANT-STATUS WANT-STDERR ARGS...: the message exactly, nothing written.
+bad() {
+	name=$1 want_rc=$2 want=$3
+	shift 3
+	before=$(cd "$tmp/made" && find . | sort)
+	$Q import -C "$tmp/made" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	after=$(cd "$tmp/made" && find . | sort)
+	if [ "$rc" -ne "$want_rc" ]; then
+		fail "bad $name: status $rc, not $want_rc: $(cat "$tmp/err")"
+	elif [ "$(cat "$tmp/err")" != "$want" ]; then
+		fail "bad $name: stderr:
+$(cat "$tmp/err")
+wanted:
+$want"
+	elif [ "$before" != "$after" ] || [ -s "$tmp/out" ]; then
+		fail "bad $name: something was written"
+	else
+		ok "bad $name: $(head -1 "$tmp/err" | cut -c1-90)"
+	fi
+}
+
+bad "not a zip" 1 "$tmp/text.apkg: error: not a zip archive, so not an Anki package (Anki writes one with File > Export, \"Anki Deck Package\")" \
+    anki "$tmp/text.apkg"
+bad "no collection" 1 "$tmp/nocol.apkg: error: not an Anki package: the zip holds no collection.anki2" \
+    anki "$tmp/nocol.apkg"
+bad "not SQLite" 1 "$tmp/notsqlite.apkg: error: not an Anki collection: collection.anki2 in the zip is not Anki's SQLite collection (SQLite says: file is not a database)" \
+    anki "$tmp/notsqlite.apkg"
+bad "schema 18" 1 "$tmp/schema18.apkg: error: unknown collection schema version 18: quizdeck reads version 11, which Anki writes with \"Support older Anki versions\" ticked" \
+    anki "$tmp/schema18.apkg"
+bad "anki21b" 1 "$tmp/anki21b.apkg: error: the collection is in the compressed format of Anki 2.1.50 and later (collection.anki21b), which quizdeck does not read: export again with \"Support older Anki versions\" ticked" \
+    anki "$tmp/anki21b.apkg"
+bad "script in a field" 1 "$tmp/script.apkg: error: note 1600000000002: its back holds an onerror attribute on <img>: quizdeck imports no script (a card's page would run it); remove it and export again" \
+    anki --deck new1 "$tmp/script.apkg"
+bad "script in a CSV field" 1 "$tmp/script.csv:2:1: error: the card on line 2: its front holds a script URL in <a href>: quizdeck imports no script (a card's page would run it); remove it and export again" \
+    csv "$tmp/script.csv"
+bad "the deck exists" 1 "$tmp/made/content/cards/german-more.md: error: the deck \"german-more\" exists already: import it under another name with --deck NAME, or replace it with --force" \
+    anki "$tmp/anki.apkg"
+bad "unclosed quote" 1 "$tmp/open.csv:3:1: error: a quoted field never ends: a '\"' is missing (a quote inside a quoted field is written twice, \"\")" \
+    csv "$tmp/open.csv"
+bad "unknown separator" 1 "$tmp/sep.csv:1:1: error: unknown separator \"Semicolons\": use comma, semicolon, tab, space, pipe, colon or one character" \
+    csv "$tmp/sep.csv"
+bad "not UTF-8" 1 "$tmp/latin1.csv:1:3: error: not UTF-8 text: save the file as UTF-8" \
+    csv "$tmp/latin1.csv"
+bad "no such file" 1 "$tmp/none.apkg: error: cannot read the file: No such file or directory" \
+    anki "$tmp/none.apkg"
+bad "bad --deck" 1 "quizdeck: error: bad deck name \"../up\": --deck takes a file name of letters, digits, '-', '_' and '.'" \
+    anki --deck ../up "$tmp/anki.apkg"
+usage=$($Q import --help)
+bad "unknown format" 2 "quizdeck: unknown import format \"apkg\": anki or csv
+$usage" apkg "$tmp/anki.apkg"
+bad "no file" 2 "quizdeck: import takes a format (anki or csv) and a file
+$usage" anki
+
+# ---- 4. under the sanitizers ------------------------------------------------
+asan=${QUIZDECK_ASAN:-build/asan/quizdeck}
+if [ -x "$asan" ]; then
+	site asan
+	: >"$tmp/asan.log"
+	for args in "anki $tmp/anki.apkg" "anki $tmp/fixture-1/export/kitchen-sink.apkg" \
+	    "csv $F/quotes.csv" "csv $F/headers.tsv" "csv $tmp/fixture-1/export/kitchen-sink.csv --deck ks2" \
+	    "anki $tmp/script.apkg --deck s" "anki $tmp/notsqlite.apkg" "anki $tmp/text.apkg" \
+	    "csv $tmp/open.csv"; do
+		# shellcheck disable=SC2086
+		$asan import -C "$tmp/asan" $args >>"$tmp/asan.log" 2>&1
+	done
+	if ! grep -q "ERROR: \|runtime error" "$tmp/asan.log" &&
+	    cmp -s "$tmp/asan/content/cards/german-more.md" "$F/anki.apkg.want"; then
+		ok "asan: imports and refusals, no report"
+	else
+		fail "asan: $(grep -m 3 'ERROR\|runtime error' "$tmp/asan.log")"
+	fi
+else
+	echo "skip import asan: build/asan/quizdeck is not built"
+fi
