@@ -118,7 +118,7 @@ S_models(struct import *im, sqlite3 *db, const char *json, struct model **out, s
 {
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
-	int rc = -1;
+	int rc = -1, step = SQLITE_ERROR;
 
 	*out = NULL;
 	*len = 0;
@@ -127,7 +127,7 @@ S_models(struct import *im, sqlite3 *db, const char *json, struct model **out, s
 	    " from json_each(?)", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		*out = xgrow(*out, &cap, *len + 1, sizeof(**out));
 		(*out)[*len].id = sqlite3_column_int64(st, 0);
 		(*out)[*len].type = sqlite3_column_int(st, 1);
@@ -135,8 +135,7 @@ S_models(struct import *im, sqlite3 *db, const char *json, struct model **out, s
 		(*out)[*len].nflds = sqlite3_column_int(st, 3);
 		(*len)++;
 	}
-	rc = sqlite3_errcode(db) == SQLITE_DONE || sqlite3_errcode(db) == SQLITE_OK ||
-	    sqlite3_errcode(db) == SQLITE_ROW ? 0 : -1;
+	rc = step == SQLITE_DONE ? 0 : -1;
 out:
 	if (rc == -1)
 		S_error(im, 0, "not an Anki collection: its note types cannot be read (%s)",
@@ -264,7 +263,7 @@ S_anki_media(struct import *im, sqlite3 *db)
 	zip_file_t *f;
 	char *json = NULL;
 	sqlite3_stmt *st = NULL;
-	int rc = -1;
+	int rc = -1, step = SQLITE_ERROR;
 
 	if (ix < 0)
 		return 0;
@@ -281,7 +280,7 @@ S_anki_media(struct import *im, sqlite3 *db)
 	if (sqlite3_prepare_v2(db, "select key, value from json_each(?)", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		zip_int64_t at = key ? zip_name_locate(im->zip, key, 0) : -1;
@@ -289,8 +288,7 @@ S_anki_media(struct import *im, sqlite3 *db)
 		if (name && at >= 0)
 			S_add_media(im, name, at, NULL);
 	}
-	rc = sqlite3_errcode(db) == SQLITE_DONE || sqlite3_errcode(db) == SQLITE_OK ||
-	    sqlite3_errcode(db) == SQLITE_ROW ? 0 : -1;
+	rc = step == SQLITE_DONE ? 0 : -1;
 out:
 	if (rc == -1)
 		S_error(im, 0, "the package's media map cannot be read: it is not Anki's JSON");
@@ -1181,13 +1179,15 @@ import_run(const struct import_options *o, struct import_result *res, struct dia
 	char *stage_tpl = path_join(content, ".import-XXXXXX"), *stage = NULL;
 	char *md_path = NULL, *media_dir = NULL, *staged_md = NULL, *staged_media = NULL, *name;
 	struct buf md;
-	int rc = -1;
+	int rc = -1, made_content;
 
 	memset(&im, 0, sizeof(im));
 	memset(res, 0, sizeof(*res));
 	im.o = o;
 	im.dl = dl;
 	buf_init(&md);
+	/* A site of site.toml alone gets content/, and loses it again if nothing is imported. */
+	made_content = !path_is_dir(content) && dir_make(content) == 0;
 	if ((stage = mkdtemp(stage_tpl)) == NULL) {
 		diag_error(dl, NULL, 0, 0, "cannot write into %s: %s", content, strerror(errno));
 		goto out;
@@ -1238,6 +1238,8 @@ import_run(const struct import_options *o, struct import_result *res, struct dia
 out:
 	if (stage)
 		dir_remove(stage);
+	if (rc == -1 && made_content)
+		rmdir(content);
 	S_import_free(&im);
 	buf_free(&md);
 	free(content);

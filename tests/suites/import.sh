@@ -184,6 +184,19 @@ $usage" apkg "$tmp/anki.apkg"
 bad "no file" 2 "quizdeck: import takes a format (anki or csv) and a file
 $usage" anki
 
+# A site of site.toml alone: content/ made for a deck, and not left behind by a refusal.
+mkdir "$tmp/bare"
+printf 'title = "Bare"\n' >"$tmp/bare/site.toml"
+$Q import -C "$tmp/bare" anki "$tmp/text.apkg" >/dev/null 2>&1
+if [ -e "$tmp/bare/content" ]; then
+	fail "bare site: a refused import left content/ behind"
+elif ! $Q import -C "$tmp/bare" csv "$F/quotes.csv" >/dev/null 2>&1 ||
+    ! cmp -s "$tmp/bare/content/cards/quotes.md" "$F/quotes.csv.want"; then
+	fail "bare site: the import did not make content/cards/quotes.md"
+else
+	ok "bare site: content/ made for a deck, not left behind by a refusal"
+fi
+
 # ---- 4. under the sanitizers ------------------------------------------------
 asan=${QUIZDECK_ASAN:-build/asan/quizdeck}
 if [ -x "$asan" ]; then
