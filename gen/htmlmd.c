@@ -328,8 +328,10 @@ S_link(struct conv *c, xmlNode *n, struct buf *b)
 		buf_printf(b, "[^%s]", label);
 		free(label);
 	} else {
+		size_t before = b->len;
+
 		S_wrapped(c, n, b, "[", "](");
-		if (b->len && b->data[b->len - 1] == '(') {
+		if (b->len > before + 1 && b->data[b->len - 1] == '(' && b->data[b->len - 2] == ']') {
 			const char *p;
 
 			S_destination(b, href);
@@ -601,30 +603,36 @@ S_list(struct conv *c, xmlNode *n, struct buf *b, const char *sep)
 	buf_free(&item);
 }
 
-/* The rows of a table, in order: tr children of the table or of its sections. */
-static size_t
-S_rows(xmlNode *table, xmlNode **rows, size_t max)
+/* The rows of a table, in order: tr children of the table or of its sections (caller frees). */
+static xmlNode **
+S_rows(xmlNode *table, size_t *len)
 {
-	xmlNode *n, *r;
-	size_t k = 0;
+	xmlNode *n, *r, **rows = NULL;
+	size_t cap = 0;
 
+	*len = 0;
 	for (n = table->children; n; n = n->next) {
-		if (S_is(n, "tr") && k < max)
-			rows[k++] = n;
-		else if (S_is(n, "thead") || S_is(n, "tbody") || S_is(n, "tfoot"))
+		if (S_is(n, "tr")) {
+			rows = xgrow(rows, &cap, *len + 1, sizeof(*rows));
+			rows[(*len)++] = n;
+		} else if (S_is(n, "thead") || S_is(n, "tbody") || S_is(n, "tfoot"))
 			for (r = n->children; r; r = r->next)
-				if (S_is(r, "tr") && k < max)
-					rows[k++] = r;
+				if (S_is(r, "tr")) {
+					rows = xgrow(rows, &cap, *len + 1, sizeof(*rows));
+					rows[(*len)++] = r;
+				}
 	}
-	return k;
+	return rows;
 }
 
 static void
 S_table(struct conv *c, xmlNode *n, struct buf *b, const char *sep)
 {
-	xmlNode *rows[1000], *cell;
-	size_t nrows = S_rows(n, rows, sizeof(rows) / sizeof(rows[0])), ncols = 0, i, k;
+	xmlNode **rows, *cell;
+	size_t nrows, ncols = 0, i, k;
 	struct buf out;
+
+	rows = S_rows(n, &nrows);
 
 	for (i = 0; i < nrows; i++) {
 		k = 0;
@@ -633,8 +641,10 @@ S_table(struct conv *c, xmlNode *n, struct buf *b, const char *sep)
 		if (k > ncols)
 			ncols = k;
 	}
-	if (ncols == 0)
+	if (ncols == 0) {
+		free(rows);
 		return;
+	}
 	buf_init(&out);
 	c->cell++;
 	for (i = 0; i < nrows; i++) {
@@ -673,6 +683,7 @@ S_table(struct conv *c, xmlNode *n, struct buf *b, const char *sep)
 	out.data[--out.len] = '\0';
 	S_add_block(b, sep, buf_str(&out));
 	buf_free(&out);
+	free(rows);
 }
 
 /* quizdeck's footnotes: each item "[^N]: its blocks", without the link back. */

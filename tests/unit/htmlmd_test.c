@@ -66,6 +66,8 @@ static const struct { const char *html, *md; } S_blocks[] = {
 	{ "<img src=\"my cat.png\">", "![](<deck/my cat.png>)" },
 	{ "<a href=\"https://example.com/a?b=1&amp;c=2\">site</a>", "[site](https://example.com/a?b=1&c=2)" },
 	{ "<a href=\"https://e.org/x_(y)\" title=\"T\">t</a>", "[t](<https://e.org/x_(y)> \"T\")" },
+	{ "see (<a href=\"u\"></a>) and <a href=\"v\"><img src=\"i.png\" alt=\"i\"></a>",
+	  "see () and [![i](deck/i.png)](v)" },
 	{ "<blockquote>quoted<br>two</blockquote>", "> quoted\\\n> two" },
 	{ "a<hr>b", "a\n\n***\n\nb" },
 	{ "1. not a list", "1\\. not a list" },
@@ -131,6 +133,25 @@ main(void)
 		char *got = S_md(buf_str(&deep), 0);
 
 		CHECK(strstr(got, "core") != NULL, "240 nested elements, past the walk's depth, keep their text");
+		free(got);
+	}
+	buf_free(&deep);
+	/* Every row of a long table is kept. */
+	CHECK_GROUP("htmlmd long table");
+	buf_init(&deep);
+	buf_puts(&deep, "<table>");
+	for (i = 0; i < 1500; i++)
+		buf_printf(&deep, "<tr><td>r%zu</td></tr>", i);
+	buf_puts(&deep, "</table>");
+	{
+		char *got = S_md(buf_str(&deep), 0);
+		size_t lines = 1;
+		const char *p;
+
+		for (p = got; *p; p++)
+			lines += *p == '\n';
+		CHECK(lines == 1501 && strstr(got, "| r1499 |") != NULL,
+		    "1500 rows and the delimiter row: %zu lines", lines);
 		free(got);
 	}
 	buf_free(&deep);
