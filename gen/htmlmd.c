@@ -152,6 +152,19 @@ S_at_line_start(const struct buf *b)
 	return b->len == 0 || b->data[b->len - 1] == '\n';
 }
 
+/* 1 if the current line of b is 1 to 9 digits: a '.' or ')' now would make it a list marker. */
+static int
+S_after_digits(const struct buf *b)
+{
+	size_t i = b->len, n = 0;
+
+	while (i > 0 && b->data[i - 1] >= '0' && b->data[i - 1] <= '9') {
+		i--;
+		n++;
+	}
+	return n >= 1 && n <= 9 && (i == 0 || b->data[i - 1] == '\n');
+}
+
 /*
  * Text as Markdown that reads back as the same text: white space folded
  * as HTML folds it (a run holding a line break stays one, outside a
@@ -199,7 +212,10 @@ S_text(struct conv *c, struct buf *b, const char *s)
 				continue;
 			}
 		}
-		if (strchr("\\`*[]<~", ch) || (ch == '|' && c->cell))
+		if ((ch == '.' || ch == ')') && S_after_digits(b)) {
+			/* "1." or "1)" opening a line would start a list, however the digits came. */
+			buf_putc(b, '\\');
+		} else if (strchr("\\`*[]<~", ch) || (ch == '|' && c->cell))
 			buf_putc(b, '\\');
 		else if (ch == '&' && (isalpha((unsigned char)s[1]) || s[1] == '#'))
 			buf_putc(b, '\\');
@@ -241,34 +257,39 @@ S_code_span(struct conv *c, struct buf *b, const char *text)
 	if (pad)
 		buf_putc(b, ' ');
 	for (p = text; *p; p++)
-		buf_putc(b, *p == '\n' || (c->cell && *p == '|') ? ' ' : *p);
+		buf_putc(b, *p == '\n' || *p == '\r' || (c->cell && *p == '|') ? ' ' : *p);
 	if (pad)
 		buf_putc(b, ' ');
 	for (i = 0; i < n; i++)
 		buf_putc(b, '`');
 }
 
-/* A link or image destination, in <...> when it holds spaces or parentheses. */
+/*
+ * A link or image destination: spaces and control characters
+ * percent-encoded (a destination is one line), in <...> when it holds
+ * parentheses or angle brackets.
+ */
 static void
 S_destination(struct buf *b, const char *url)
 {
 	const char *p;
+	int angle = strpbrk(url, "()<>") != NULL || *url == '\0';
 
-	if (strpbrk(url, " ()<>") == NULL && *url) {
-		for (p = url; *p; p++) {
-			if (*p == '\\')
-				buf_putc(b, '\\');
-			buf_putc(b, *p);
-		}
-		return;
-	}
-	buf_putc(b, '<');
+	if (angle)
+		buf_putc(b, '<');
 	for (p = url; *p; p++) {
-		if (*p == '<' || *p == '>' || *p == '\\')
-			buf_putc(b, '\\');
-		buf_putc(b, *p);
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch <= ' ' || ch == 0x7f)
+			buf_printf(b, "%%%02X", ch);
+		else {
+			if (ch == '\\' || (angle && (ch == '<' || ch == '>')))
+				buf_putc(b, '\\');
+			buf_putc(b, ch);
+		}
 	}
-	buf_putc(b, '>');
+	if (angle)
+		buf_putc(b, '>');
 }
 
 /* ---- inlines ------------------------------------------------------------- */
@@ -315,6 +336,17 @@ S_wrapped(struct conv *c, xmlNode *n, struct buf *b, const char *open, const cha
 	buf_free(&in);
 }
 
+/* 1 if n's text can be a footnote's label as written: letters, digits, '-' and '_'. */
+static int
+S_is_label(xmlNode *n)
+{
+	char *t = S_content(n);
+	int ok = *t && t[strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")] == '\0';
+
+	free(t);
+	return ok;
+}
+
 static void
 S_link(struct conv *c, xmlNode *n, struct buf *b)
 {
@@ -322,7 +354,8 @@ S_link(struct conv *c, xmlNode *n, struct buf *b)
 
 	if (href == NULL || *href == '\0') {
 		S_inlines(c, n->children, b);
-	} else if (S_is(n->parent, "sup") && S_has_class(n->parent, "footnote-ref")) {
+	} else if (S_is(n->parent, "sup") && S_has_class(n->parent, "footnote-ref") &&
+	    S_is_label(n)) {
 		char *label = S_content(n);
 
 		buf_printf(b, "[^%s]", label);
@@ -340,7 +373,7 @@ S_link(struct conv *c, xmlNode *n, struct buf *b)
 				for (p = title; *p; p++) {
 					if (*p == '"' || *p == '\\')
 						buf_putc(b, '\\');
-					buf_putc(b, *p);
+					buf_putc(b, *p == '\n' || *p == '\r' ? ' ' : *p);
 				}
 				buf_putc(b, '"');
 			}
@@ -436,7 +469,7 @@ S_inline(struct conv *c, xmlNode *n, struct buf *b)
 		if (b->len && b->data[b->len - 1] != ' ' && !S_at_line_start(b))
 			buf_putc(b, ' ');
 		S_inlines(c, n->children, b);
-		if (b->len && b->data[b->len - 1] != ' ')
+		if (b->len && b->data[b->len - 1] != ' ' && !S_at_line_start(b))
 			buf_putc(b, ' ');
 	} else {
 		if (!S_is(n, "span") || n->properties)
@@ -530,11 +563,26 @@ S_code_block(xmlNode *n, struct buf *b, const char *sep)
 		char *cls = S_attr(code, "class");
 
 		if (cls && strncmp(cls, "language-", 9) == 0) {
-			size_t len = strcspn(cls + 9, " `~");
+			size_t len = strspn(cls + 9, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789+-_.#");
 
 			lang = xstrndup(cls + 9, len);
 		}
 		xmlFree(cls);
+	}
+	{
+		/* Markdown reads a lone CR as a line end too: every line end becomes one LF. */
+		char *r = text, *w = text;
+
+		for (; *r; r++) {
+			if (*r == '\r') {
+				*w++ = '\n';
+				if (r[1] == '\n')
+					r++;
+			} else
+				*w++ = *r;
+		}
+		*w = '\0';
 	}
 	fence = S_longest_run(text, '`') + 1;
 	if (fence < 3)
@@ -591,12 +639,12 @@ S_list(struct conv *c, xmlNode *n, struct buf *b, const char *sep)
 			S_blocks(c, li->children, &item, tight ? "\n" : "\n\n");
 		else
 			S_blocks(c, li, &item, "\n");
+		/* An empty item holds nothing to keep, and after a paragraph "-" would underline it. */
+		if (item.len == 0)
+			continue;
 		if (out.len)
 			buf_puts(&out, tight ? "\n" : "\n\n");
-		if (item.len == 0)
-			buf_puts(&out, ordered ? marker : "-");
-		else
-			S_indented(&out, marker, ordered ? "   " : "  ", buf_str(&item));
+		S_indented(&out, marker, ordered ? "   " : "  ", buf_str(&item));
 	}
 	S_add_block(b, sep, buf_str(&out));
 	buf_free(&out);
