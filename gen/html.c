@@ -230,6 +230,23 @@ S_lede(const struct html *h, struct render_out *o, const struct doc *doc, const 
 
 /* ---- serve's cache --------------------------------------------------------- */
 
+/* Doc d's path, bytes and where each of its links leads now, into key k. */
+static uint64_t
+S_doc_bytes_key(const struct html *h, uint64_t k, const struct doc *d)
+{
+	size_t i;
+
+	k = cache_key_str(k, d->src->rel);
+	k = cache_key_bytes(k, d->src->data, d->src->len);
+	for (i = 0; i < d->nlinks; i++) {
+		char *to = links_output_target(h->site, d, d->links[i].dest);
+
+		k = cache_key_str(k, to);
+		free(to);
+	}
+	return k;
+}
+
 /*
  * The key of what is rendered from doc d on page: what (the kind of
  * piece), the doc's bytes (front matter and body), and where each of its
@@ -240,23 +257,12 @@ static uint64_t
 S_doc_key(const struct html *h, const char *what, const struct doc *d, const char *page)
 {
 	uint64_t k;
-	size_t i;
 
 	if (h->cache == NULL)
 		return 0;
 	k = cache_key_str(HASH_FNV_SEED, what);
 	k = cache_key_str(k, page);
-	if (d == NULL)
-		return k;
-	k = cache_key_str(k, d->src->rel);
-	k = cache_key_bytes(k, d->src->data, d->src->len);
-	for (i = 0; i < d->nlinks; i++) {
-		char *to = links_output_target(h->site, d, d->links[i].dest);
-
-		k = cache_key_str(k, to);
-		free(to);
-	}
-	return k;
+	return d ? S_doc_bytes_key(h, k, d) : k;
 }
 
 /* The xrefs a "Practise this" list shows, into key k. */
@@ -843,29 +849,36 @@ S_typed_question(const struct html *h, struct render *r, struct render_out *out,
 /*
  * One question as an article, its nodes from its topic's open tree. A
  * sample shows its answer: the correct options marked, the explanation
- * open; the bank hides it in a details.
+ * open; the bank hides it in a details. A question embedded in a chapter
+ * (embed_id its article's id there, else NULL) is shown as in the bank,
+ * its stem a paragraph, since it sits among the chapter's own headings.
  */
 static void
 S_question(const struct html *h, struct render_out *out, const struct question *q,
-    const struct doc_tree *tree, const char *page, int sample)
+    const struct doc_tree *tree, const char *page, int sample, const char *embed_id)
 {
 	const struct doc *doc = q->topic->doc;
 	const struct question_nodes *qn = doc_tree_question(tree, q);
-	char *prefix = xconcat(sample ? "sample-" : "", q->id, "-", NULL);
-	struct render *r = S_render(h, doc, page, prefix);
+	const char *id = embed_id ? embed_id : q->id;
+	char *prefix = xconcat(sample ? "sample-" : "", id, "-", NULL);
+	char *fn_label = embed_id ? xconcat("Footnotes to \xe2\x80\x9c", q->stem_text, "\xe2\x80\x9d", NULL) : NULL;
+	struct render_opts ro = { .site = h->site, .doc = doc, .page_url = page, .id_prefix = prefix,
+		.footnotes_label = fn_label };
+	struct render *r = render_new(&ro);
 	struct render *copy;
 	struct render_opts co;
 	size_t i, ncorrect = 0;
 	char *s;
 
-	render_out_open(out, "article", sample ? "question sample" : "question");
+	render_out_open(out, "article", sample ? "question sample" :
+	    embed_id ? "question embedded" : "question");
 	if (sample) {
 		s = xconcat("sample-", q->id, NULL);
 		render_out_attr(out, "id", s);
 		free(s);
 		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
 	} else {
-		render_out_attr(out, "id", q->id);
+		render_out_attr(out, "id", id);
 		render_out_attr(out, "data-id", q->id);
 		render_out_attr(out, "data-topic", q->topic->slug);
 		render_out_attr(out, "data-difficulty", S_diff_name(q->difficulty));
@@ -876,12 +889,12 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 			render_out_attr(out, "data-decimal-comma", "true");
 		S_fingerprint_attr(out, q->fingerprint);
 		/* Answered on this page already: the practice test leaves it out of the draw. */
-		if (q->sample)
+		if (q->sample && !embed_id)
 			render_out_attr(out, "data-sample", "true");
 	}
 	render_out_nl(out);
 	S_question_meta(out, q, sample);
-	render_out_open(out, sample ? "h3" : "h4", "stem");
+	render_out_open(out, sample ? "h3" : embed_id ? "p" : "h4", "stem");
 	render_out_children(r, out, qn->heading);
 	render_out_close(out);
 	render_out_nl(out);
@@ -986,6 +999,7 @@ explanation:
 	render_out_nl(out);
 	render_free(r);
 	free(prefix);
+	free(fn_label);
 }
 
 struct deeper {
@@ -1468,13 +1482,70 @@ S_practise_nested(struct render_out *out, const struct chapter *c, const struct 
 	}
 }
 
+/* The chapter's links that show a question in place (doc_link.embed), in order. */
+struct embeds {
+	const struct doc_link **v;
+	size_t len, cap;
+};
+
+static void
+S_embeds_find(struct embeds *e, const struct doc *d)
+{
+	size_t i;
+
+	for (i = 0; d && i < d->nlinks; i++)
+		if (d->links[i].embed) {
+			e->v = xgrow(e->v, &e->cap, e->len + 1, sizeof(*e->v));
+			e->v[e->len++] = &d->links[i];
+		}
+}
+
+/* The embed that top-level block b is (its only link, at its first line), or NULL. */
+static const struct doc_link *
+S_embed_at(const struct embeds *e, const struct doc *d, cmark_node *b)
+{
+	int line;
+	size_t i;
+
+	if (e->len == 0 || cmark_node_get_type(b) != CMARK_NODE_PARAGRAPH)
+		return NULL;
+	line = cmark_node_get_start_line(b) + d->src->body_line - 1;
+	for (i = 0; i < e->len; i++)
+		if (e->v[i]->line == line)
+			return e->v[i];
+	return NULL;
+}
+
+/*
+ * The question paragraph b links to, in its place (the `embed-N` article,
+ * N counting the chapter's embeds), then b itself: the author's link
+ * text leads to the question in its test.
+ */
+static void
+S_embed(const struct html *h, struct render *r, struct render_out *out, const char *page,
+    const struct question *q, cmark_node *b, size_t n)
+{
+	struct doc_tree *tree = doc_tree_open(q->topic->doc);
+	char id[32];
+
+	snprintf(id, sizeof(id), "embed-%zu", n);
+	S_question(h, out, q, tree, page, 0, id);
+	doc_tree_close(tree);
+	render_out_open(out, "div", "embed-source");
+	render_out_blocks(r, out, b, b);
+	render_out_close(out);
+	render_out_nl(out);
+}
+
 /* A chapter's body from its open tree into out, and its outline. */
 static void
 S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_tree *tree,
     struct render_out *out, struct outline *ol)
 {
 	const struct section *open[8];
-	size_t nopen = 0;
+	size_t nopen = 0, nembeds = 0;
+	struct embeds emb = { NULL, 0, 0 };
+	const struct doc_link *u;
 	struct render_opts o;
 	struct render *r;
 	cmark_node *b, *first;
@@ -1487,6 +1558,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_t
 	o.chapter_tree = tree;
 	r = render_new(&o);
 
+	S_embeds_find(&emb, c->doc);
 	first = tree ? cmark_node_first_child(doc_tree_root(tree)) : NULL;
 	for (b = first; b; b = cmark_node_next(b)) {
 		const struct section *sec = NULL;
@@ -1517,6 +1589,10 @@ S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_t
 			}
 			continue;
 		}
+		if ((u = S_embed_at(&emb, c->doc, b)) != NULL) {
+			S_embed(h, r, out, c->url, u->embed, b, ++nembeds);
+			continue;
+		}
 		render_out_blocks(r, out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION)
@@ -1529,6 +1605,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_t
 	S_practise_at(out, c, NULL);
 	render_out_footnotes(r, out);
 	render_free(r);
+	free(emb.v);
 }
 
 /*
@@ -1551,6 +1628,18 @@ S_chapter_key(const struct html *h, const struct chapter *c)
 		k = cache_key_str(k, c->sections[i]->title);
 		k = S_xrefs_key(k, &c->sections[i]->backlinks);
 	}
+	/* Each question shown in place: its topic's file, as the test page's key has it. */
+	for (i = 0; c->doc && i < c->doc->nlinks; i++) {
+		const struct question *q = c->doc->links[i].embed;
+
+		if (q == NULL)
+			continue;
+		k = cache_key_int(k, (long long)i);
+		k = cache_key_str(k, q->id);
+		k = cache_key_int(k, q->difficulty);
+		k = S_doc_bytes_key(h, k, q->topic->doc);
+	}
+	k = cache_key_str(k, h->site->cfg.language);
 	return k;
 }
 
@@ -1625,6 +1714,13 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
+	for (i = 0; c->doc && i < c->doc->nlinks; i++)
+		if (c->doc->links[i].embed) {
+			/* Questions to answer in place: the quiz's style sheet and a script to score them. */
+			tvars_text(v, "interactive", "1");
+			tvars_text(v, "embeds", "1");
+			break;
+		}
 	key = S_chapter_key(h, c);
 	if (!S_cached(h, key, 3, p)) {
 		S_part_begin(&body, h);
@@ -1995,7 +2091,7 @@ S_topic_job(void *arg, size_t job, int worker)
 	S_part_begin(&p, h);
 	for (k = 0; k < tp->nquestions; k++)
 		if (tp->questions[k].sample)
-			S_question(h, &p.out, &tp->questions[k], tree, page, 1);
+			S_question(h, &p.out, &tp->questions[k], tree, page, 1, NULL);
 	th->samples = S_part_bytes(&p, &th->samples_len);
 
 	S_part_begin(&p, h);
@@ -2022,7 +2118,7 @@ S_topic_job(void *arg, size_t job, int worker)
 		render_out_nl(o);
 	}
 	for (k = 0; k < tp->nquestions; k++)
-		S_question(h, o, &tp->questions[k], tree, page, 0);
+		S_question(h, o, &tp->questions[k], tree, page, 0, NULL);
 	render_out_close(o);
 	render_out_nl(o);
 	th->bank = S_part_bytes(&p, &th->bank_len);

@@ -848,14 +848,16 @@ S_check(struct walker *w, const char *dest, int is_image, int line, int col, int
 
 /*
  * Checks one use of a link; what it leads to goes to the records (for
- * backlinks). A linked file is recorded (S_check) in any case.
+ * backlinks), and an alone link to a question becomes an embed. A linked
+ * file is recorded (S_check) in any case.
  */
 static void
-S_link_check(struct walker *w, const struct doc_link *u, const struct owner *o)
+S_link_check(struct walker *w, struct doc_link *u, const struct owner *o)
 {
 	struct resolution r;
 	enum resolve_status st;
 
+	u->embed = NULL;
 	st = S_check(w, u->dest, u->is_image, u->line, u->col, u->ref, &r);
 	if (st != R_EXTERNAL)
 		w->rec->links++;
@@ -868,6 +870,9 @@ S_link_check(struct walker *w, const struct doc_link *u, const struct owner *o)
 	}
 	if (st == R_OK) {
 		S_record(w->rec, &r, o);
+		/* A draft's question is no page: its link shows as text (S_check). */
+		if (u->alone && r.anchor && r.anchor->kind == ANCHOR_QUESTION)
+			u->embed = r.anchor->u.question;
 	}
 	S_resolution_free(&r);
 }

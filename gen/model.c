@@ -664,6 +664,18 @@ S_is_reference(struct doc *d, int line, int col, int is_image)
 	return 0;
 }
 
+/* Whether link n is all of a paragraph that is a top-level block. */
+static int
+S_link_alone(cmark_node *n)
+{
+	cmark_node *p = cmark_node_parent(n);
+
+	return cmark_node_get_type(n) == CMARK_NODE_LINK && p &&
+	    cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH &&
+	    cmark_node_first_child(p) == n && cmark_node_last_child(p) == n &&
+	    cmark_node_parent(p) && cmark_node_get_type(cmark_node_parent(p)) == CMARK_NODE_DOCUMENT;
+}
+
 static void
 S_link_add(struct link_walk *w, cmark_node *n, struct question *q, struct card *c)
 {
@@ -682,6 +694,8 @@ S_link_add(struct link_walk *w, cmark_node *n, struct question *q, struct card *
 	u->col = S_inline_col(w, n);
 	u->q = q;
 	u->c = c;
+	u->alone = d->chapter && S_link_alone(n);
+	u->embed = NULL;
 	/* Bare autolinks are absolute; only `[...]` links need a position fix. */
 	s = doc_line(d, u->line, &len);
 	if (s && (u->col < 1 || (size_t)u->col > len ||

@@ -59,6 +59,17 @@ struct doc_link {
 	int ref;                   /* reference-style: [text][label] */
 	struct question *q;        /* the question or card it is written in, or NULL */
 	struct card *c;
+	/*
+	 * index: the link is all its paragraph holds, and that paragraph is a
+	 * top-level block of a chapter (not in a list or quote).
+	 */
+	int alone;
+	/*
+	 * link: an alone link that leads to a question (not a draft); the
+	 * chapter shows that question in the paragraph's place. Set on every
+	 * load, NULL otherwise.
+	 */
+	struct question *embed;
 };
 
 /* One Markdown source. */

@@ -928,7 +928,7 @@ render_out_footnotes(struct render *r, struct render_out *o)
 	r->out = o;
 	buf_init(&body);
 	S_open(r, "section", "footnotes");
-	S_attr(r, "aria-label", "Footnotes");
+	S_attr(r, "aria-label", r->o.footnotes_label ? r->o.footnotes_label : "Footnotes");
 	S_nl(r);
 	S_open(r, "ol", NULL);
 	S_nl(r);

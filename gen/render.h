@@ -31,6 +31,8 @@ struct render_opts {
 	const struct doc_tree *chapter_tree;
 	/* A second rendering of the same content on one page: emit no ids. */
 	int copy;
+	/* The footnotes section's name, unique on the page; NULL: "Footnotes". */
+	const char *footnotes_label;
 	/*
 	 * HTML that leaves the site (an export): when set, each link's and
 	 * image's destination as written in doc goes to url(url_arg, ...),

@@ -696,6 +696,14 @@ site_dump(const struct site *site, FILE *fp)
 		fprintf(fp, " prev=%s next=%s\n", c->prev ? c->prev->slug : "-",
 		    c->next ? c->next->slug : "-");
 		S_dump_xrefs(fp, "  ", &c->backlinks);
+		for (j = 0; j < c->doc->nlinks; j++) {
+			const struct doc_link *u = &c->doc->links[j];
+
+			if (u->embed)
+				fprintf(fp, "  embed question %s/%s#%s at=%d:%d\n",
+				    u->embed->topic->test->slug, u->embed->topic->slug, u->embed->id,
+				    u->line, u->col);
+		}
 		for (j = 0; j < c->nsections; j++) {
 			const struct section *s = c->sections[j];
 

@@ -388,7 +388,7 @@ static const struct tname S_common_names[] = {
 	{ "description", NULL }, { "body-class", NULL }, { "page-home", NULL },
 	{ "page-test", NULL }, { "page-deck", NULL }, { "page-chapter", NULL },
 	{ "page-guide", NULL }, { "page-404", NULL }, { "page-offline", NULL }, { "interactive", NULL },
-	{ "offline", NULL }, { "home", NULL }, { "author", NULL },
+	{ "offline", NULL }, { "home", NULL }, { "author", NULL }, { "embeds", NULL },
 	{ "canonical", NULL }, { "nav", S_nav_items },
 	{ "main", NULL },              /* page.html's slot for the part */
 	{ NULL, NULL },

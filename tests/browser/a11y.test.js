@@ -61,6 +61,19 @@ perScheme('axe: home, guide contents, chapter and 404 pages', async (page, schem
 	}
 });
 
+perScheme('axe: a chapter\'s questions answered in place, wrong and right', async (page, scheme, env) => {
+	await page.goto(env.fileBase + 'guide/clouds-and-rain/index.html');
+	const choose = page.locator('article.question.embedded').first();
+	await choose.getByRole('checkbox').first().check();
+	await choose.getByRole('button', { name: 'Check' }).click();
+	await choose.locator('.run-verdict .verdict').waitFor();
+	const typed = page.locator('article.question.embedded').last();
+	await typed.getByRole('textbox', { name: 'Your answer' }).fill('1 km');
+	await typed.getByRole('button', { name: 'Check' }).click();
+	await typed.locator('.run-verdict .verdict').waitFor();
+	report(`chapter with answered questions (${scheme})`, await axe(page));
+});
+
 perScheme('axe: test page at set-up, mid-run with an answer revealed, and results', async (page, scheme, env) => {
 	await h.openTest(page, env.fileBase, '?count=3');
 	report(`set-up (${scheme})`, await axe(page));

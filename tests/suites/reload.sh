@@ -129,7 +129,8 @@ settled() {
 		return
 	fi
 	rm -rf "$tmp/fresh"
-	if ! "$Q" build -C "$tmp/site" -o "$tmp/fresh" --no-pdf --no-offline >"$tmp/fresh.log" 2>&1; then
+	# serve writes the pages, not the PDFs, the exports or the offline files.
+	if ! "$Q" build -C "$tmp/site" -o "$tmp/fresh" --no-pdf --no-offline --no-export >"$tmp/fresh.log" 2>&1; then
 		notok "$name" "the fresh build failed: $(head -c 300 "$tmp/fresh.log")"
 		return
 	fi
@@ -153,6 +154,14 @@ after_edit "a card's back" rebuilt content/cards/distributed-training.md \
 	's.replace("processes a different slice of the batch", "works on its own slice of the batch", 1)'
 after_edit "a chapter's paragraph" rebuilt content/guide/collectives.md \
 	's.replace("## Ring all-reduce {#ring-all-reduce}\n", "## Ring all-reduce {#ring-all-reduce}\n\nA sentence added by a test.\n", 1)'
+after_edit "a chapter shows a question in place" rebuilt content/guide/collectives.md \
+	's.replace("A sentence added by a test.\n", "A sentence added by a test.\n\n[Check yourself](../quiz/distributed-training/collectives.md#ring-phases)\n", 1)'
+after_edit "that question's stem, shown in the chapter" rebuilt "$T/collectives.md" \
+	's.replace("A ring all-reduce has two phases. Which?", "A ring all-reduce has two phases: which?")'
+after_edit "that question's feedback, shown in the chapter" rebuilt "$T/collectives.md" \
+	's.replace("every GPU sends and receives the same amount.", "every GPU sends and receives as much as the others.", 1)'
+after_edit "that question's topic gains a link the chapter's copy shows" rebuilt "$T/collectives.md" \
+	's.replace("almost independent of N.", "almost independent of N (see [ZeRO](../../guide/zero-fsdp.md)).", 1)'
 after_edit "a chapter's heading renamed" rebuilt content/guide/collectives.md \
 	's.replace("## Bandwidth in practice {#bandwidth-in-practice}", "## Bandwidth as measured {#bandwidth-in-practice}", 1)'
 after_edit "a question's difficulty" rebuilt "$T/collectives.md" \
@@ -164,7 +173,7 @@ after_edit "a broken link" failed "$T/collectives.md" \
 after_edit "the link fixed" rebuilt "$T/collectives.md" \
 	's.replace("#no-such-section)", "#ring-all-reduce)", 1)'
 after_edit "an edit after the rebuild" rebuilt "$T/collectives.md" \
-	's.replace("A ring all-reduce has two phases. Which?", "A ring all-reduce runs in two phases. Which two?")'
+	's.replace("A ring all-reduce has two phases: which?", "A ring all-reduce runs in two phases. Which two?")'
 after_edit "a test's introduction" rebuilt "$T/_index.md" \
 	's.replace("The easy questions check vocabulary", "The easy questions test vocabulary", 1)'
 after_edit "a test's introduction gains a link" rebuilt "$T/_index.md" \
@@ -208,6 +217,8 @@ after_edit "the test's default difficulty, which that question takes" rebuilt "$
 	's.replace("+++\n\n", "difficulty = \"hard\"\n+++\n\n", 1)'
 after_edit "a question marked a sample" rebuilt "$T/collectives.md" \
 	's.replace("{#small-messages .medium}", "{#small-messages .medium .sample}", 1)'
+after_edit "the question shown in place removed" rebuilt content/guide/collectives.md \
+	's.replace("\n[Check yourself](../quiz/distributed-training/collectives.md#ring-phases)\n", "", 1)'
 after_edit "a deck's description" rebuilt content/cards/distributed-training.md \
 	's.replace("Cards on splitting", "Cards about splitting", 1)'
 after_edit "site.toml's title, on every page" rebuilt site.toml \
