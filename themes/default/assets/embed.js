@@ -147,7 +147,11 @@
 				self.inputs.forEach(function (x, k) { self.rows[k].classList.toggle('is-chosen', x.checked); });
 				self.problem.hidden = true;
 			});
+			/* The letter the answer key names it by, as the printed list has it. */
+			var key = el('span', 'run-key', i < 26 ? String.fromCharCode(65 + i) : String(i + 1));
+			key.setAttribute('aria-hidden', 'true');
 			label.appendChild(input);
+			label.appendChild(key);
 			label.appendChild(cloneInline(opt.text, el('span', 'run-option-text')));
 			li.appendChild(label);
 			list.appendChild(li);
