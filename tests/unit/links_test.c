@@ -291,11 +291,63 @@ test_broken(void)
 	}
 }
 
+/*
+ * Which links of a chapter show their question in place: only one that
+ * is all of a top-level paragraph and leads to a question.
+ */
+static void
+test_embeds(void)
+{
+	static const char chapter_md[] =
+	    "# Ch\n"                                                   /* 1 */
+	    "\n"
+	    "[Shown](../quiz/t/topic.md#q1)\n"                          /* 3 */
+	    "\n"
+	    "In a sentence: [link](../quiz/t/topic.md#q1).\n"           /* 5 */
+	    "\n"
+	    "- [in a list](../quiz/t/topic.md#q1)\n"                    /* 7 */
+	    "\n"
+	    "> [in a quote](../quiz/t/topic.md#q1)\n"                   /* 9 */
+	    "\n"
+	    "[a topic, no question](../quiz/t/topic.md)\n"              /* 11 */
+	    "\n"
+	    "[a heading](#ch)\n"                                        /* 13 */
+	    "\n"
+	    "[Again](../quiz/t/topic.md#q1)\n";                         /* 15 */
+	struct site site;
+	struct diag_list dl;
+	struct doc *d;
+	size_t i, n = 0;
+
+	CHECK_GROUP("embeds");
+	fixture_begin();
+	fixture_put("content/guide/ring.md", ring_md);
+	fixture_put("content/guide/ring.svg", "<svg/>");
+	fixture_put("content/guide/ch.md", chapter_md);
+	fixture_put("content/quiz/t/_index.md", "+++\ntitle = \"T\"\n+++\n");
+	fixture_put("content/quiz/t/topic.md", topic_md);
+	fixture_load(&site, &dl);
+	d = site_doc(&site, "guide/ch.md");
+	CHECK(d != NULL, "the chapter");
+	for (i = 0; d && i < d->nlinks; i++) {
+		const struct doc_link *u = &d->links[i];
+
+		if (u->embed == NULL)
+			continue;
+		n++;
+		CHECK(u->line == 3 || u->line == 15, "an embed at line %d", u->line);
+		CHECK_STR(u->embed->id, "q1", "the question shown");
+	}
+	CHECK_INT((long long)n, 2, "two paragraphs show a question");
+	fixture_end(&site, &dl);
+}
+
 int
 main(void)
 {
 	test_url_safety();
 	test_resolve();
 	test_broken();
+	test_embeds();
 	return check_finish();
 }
