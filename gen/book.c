@@ -763,9 +763,14 @@ S_style(const struct print_config *pc, struct flow_style *st)
 	st->mono = CARDTEXT_MONO_FAMILY;
 }
 
-int
-book_write(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
-    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl)
+struct book_pages {
+	GHashTable *page;            /* struct section * -> its page */
+};
+
+/* book_write, and with pages not NULL each section's page put in it. */
+static int
+S_book(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl, GHashTable *pages)
 {
 	struct book bk;
 	struct flow_style st;
@@ -825,6 +830,13 @@ book_write(const struct site *site, const struct print_config *pc, const char *h
 			diag_error(dl, NULL, 0, 0, "cannot write %s: %s", path ? path : OUTPUT_BOOK, why);
 		rc = -1;
 	}
+	for (i = 0; rc == 0 && pages && i < site->nchapters; i++)
+		for (k = 0; k < site->chapters[i]->nsections; k++) {
+			const struct section *sec = site->chapters[i]->sections[k];
+
+			g_hash_table_insert(pages, (gpointer)sec,
+			    GINT_TO_POINTER(flow_page_of(bk.flow, S_section_dest(&bk, sec))));
+		}
 out:
 	flow_free(bk.flow);
 	for (i = 0; i < bk.nimages; i++)
@@ -837,4 +849,43 @@ out:
 	free(dict);
 	free(font);
 	return rc;
+}
+
+int
+book_write(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl)
+{
+	return S_book(site, pc, hyphen_dir, path, stop, dl, NULL);
+}
+
+struct book_pages *
+book_layout(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const volatile sig_atomic_t *stop, struct diag_list *dl)
+{
+	struct book_pages *bp;
+
+	if (site->nchapters == 0)
+		return NULL;
+	bp = xcalloc(1, sizeof(*bp));
+	bp->page = g_hash_table_new(g_direct_hash, g_direct_equal);
+	if (S_book(site, pc, hyphen_dir, NULL, stop, dl, bp->page) == -1) {
+		book_pages_free(bp);
+		return NULL;
+	}
+	return bp;
+}
+
+int
+book_section_page(const struct book_pages *bp, const struct section *s)
+{
+	return bp ? GPOINTER_TO_INT(g_hash_table_lookup(bp->page, s)) : 0;
+}
+
+void
+book_pages_free(struct book_pages *bp)
+{
+	if (!bp)
+		return;
+	g_hash_table_destroy(bp->page);
+	free(bp);
 }

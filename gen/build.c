@@ -250,7 +250,7 @@ S_wanted(const struct build_options *opt, const struct deck *d)
 	size_t i;
 
 	if (opt->ndecks == 0)
-		return 1;
+		return opt->ntests == 0;
 	for (i = 0; i < opt->ndecks; i++)
 		if (strcmp(opt->decks[i], d->slug) == 0)
 			return 1;
@@ -341,6 +341,66 @@ S_write_book(const struct site *site, const char *printdir, int in_place, struct
 	return rc;
 }
 
+/* Test t's handout is wanted: every test's with every deck and no test named. */
+static int
+S_handout_wanted(const struct build_options *opt, const struct test *t)
+{
+	size_t i;
+
+	if (opt->ntests == 0)
+		return opt->ndecks == 0;
+	for (i = 0; i < opt->ntests; i++)
+		if (strcmp(opt->tests[i], t->slug) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The wanted tests' handouts in printdir, in place through temporary
+ * files as a deck; their key's pages are the book's, laid out once (what
+ * that layout reports is the book's to say, and said when it is written).
+ */
+static int
+S_write_handouts(const struct site *site, const struct build_options *opt, const char *printdir,
+    int in_place, size_t *written, struct diag_list *dl)
+{
+	static const struct handout_choice whole;
+	struct book_pages *bp = NULL;
+	struct diag_list quiet;
+	size_t i;
+	int rc = 0;
+
+	diag_init(&quiet);
+	for (i = 0; rc == 0 && i < site->ntests && !S_should_stop(); i++) {
+		const struct test *t = site->tests[i];
+		char *name, *path, *tmp;
+
+		if (!S_handout_wanted(opt, t))
+			continue;
+		if (bp == NULL && site->nchapters > 0)
+			bp = book_layout(site, &site->cfg.print, BOOK_HYPHEN_DIR, &build_cancelled, &quiet);
+		name = outputs_handout_path(t->slug);
+		path = path_join(printdir, strrchr(name, '/') + 1);
+		tmp = in_place ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : xstrdup(path);
+		rc = handout_write(site, t, opt->handout ? opt->handout : &whole, bp, &site->cfg.print, tmp,
+		    &build_cancelled, dl);
+		if (rc == 0 && in_place && rename(tmp, path) == -1) {
+			diag_error(dl, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		if (rc == -1 && in_place)
+			unlink(tmp);
+		if (rc == 0)
+			(*written)++;
+		free(tmp);
+		free(path);
+		free(name);
+	}
+	book_pages_free(bp);
+	diag_free(&quiet);
+	return rc;
+}
+
 /*
  * Writes each wanted deck's PDF into printdir: decks at once, one per
  * thread, and threads left over fitting cards for them (a lone deck gets
@@ -405,12 +465,14 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 		free(j->path);
 	}
 	/* With every deck, the book: `quizdeck print` with no deck named writes it too. */
-	if (rc == 0 && opt->ndecks == 0 && site->nchapters > 0 && !S_should_stop()) {
+	if (rc == 0 && opt->ndecks == 0 && opt->ntests == 0 && site->nchapters > 0 && !S_should_stop()) {
 		if (S_write_book(site, printdir, in_place, dl) == -1)
 			rc = -1;
 		else
 			n++;
 	}
+	if (rc == 0 && !S_should_stop())
+		rc = S_write_handouts(site, opt, printdir, in_place, &n, dl);
 	if (rc == 0)
 		*written = n;
 out:

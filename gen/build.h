@@ -8,6 +8,7 @@
 
 #include <signal.h>
 
+#include "handout.h"
 #include "model.h"
 
 /*
@@ -24,6 +25,14 @@ struct build_options {
 	unsigned exports;          /* write out/export/: bits 1 << enum export_format (outputs.h) */
 	char **decks;              /* only these decks (by slug; with exports, tests too) when ndecks > 0 */
 	size_t ndecks;
+	/*
+	 * Handouts (handout.h) of these tests only, by slug, when ntests > 0:
+	 * then with no deck named no deck nor the book is written. With every
+	 * deck and no test named, every test's handout.
+	 */
+	char **tests;
+	size_t ntests;
+	const struct handout_choice *handout;   /* which questions; NULL: the whole test */
 	int progress;              /* a progress line on a terminal */
 	int jobs;                  /* threads for pages and decks; 0: one per core */
 	struct cache *cache;       /* serve's, or NULL: html_build */
@@ -34,7 +43,7 @@ struct build_options {
 /* What a build wrote: for the summary line. */
 struct build_counts {
 	size_t pages;              /* .html files */
-	size_t pdfs;               /* deck PDFs and the book */
+	size_t pdfs;               /* deck PDFs, the book and the handouts */
 	size_t exports;            /* files in out/export/ */
 };
 

@@ -35,7 +35,7 @@
 #define GREY_RULE 0.55
 #define GREY_HEAD 0.3
 
-enum blk_kind { B_PARA, B_CODE, B_RULE, B_IMAGE, B_TABLE, B_CONTENTS, B_BREAK, B_SPACE, B_SINK };
+enum blk_kind { B_PARA, B_CODE, B_RULE, B_BOX, B_IMAGE, B_TABLE, B_CONTENTS, B_BREAK, B_SPACE, B_SINK };
 
 /* A unit pages break between: a line of text, a row of a table, a whole picture. */
 struct line {
@@ -68,7 +68,7 @@ struct blk {
 	struct ftable *table;
 	enum flow_page_kind page_kind;   /* BREAK */
 	char *verso, *recto;
-	double em;                   /* SPACE: em; SINK: fraction */
+	double em;                   /* SPACE: em; SINK: fraction; BOX: lines */
 	int has_ref;                 /* its text holds page numbers: laid out again each pass */
 	/* laid out */
 	PangoLayout *layout, *mlayout, *numlayout;
@@ -233,6 +233,15 @@ flow_rule(struct flow *f, double indent)
 }
 
 void
+flow_box(struct flow *f, double indent, double lines)
+{
+	struct blk *b = S_add(f, B_BOX);
+
+	b->indent = indent;
+	b->em = lines;
+}
+
+void
 flow_image(struct flow *f, const struct image *im, double indent, int dest)
 {
 	struct blk *b = S_add(f, B_IMAGE);
@@ -368,6 +377,9 @@ static const struct role_style S_roles[] = {
 	[FLOW_NOTE] = { 0.85, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, PANGO_ALIGN_LEFT, 1, 1, 0.45, 0, 0 },
 	[FLOW_ASIDE] = { 0.85, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, PANGO_ALIGN_LEFT, 0, 0, 0.7, 0, 0 },
 	[FLOW_CAPTION] = { 0.85, PANGO_WEIGHT_NORMAL, PANGO_STYLE_ITALIC, PANGO_ALIGN_CENTER, 0, 0, 0.5, 0, 0 },
+	[FLOW_QUESTION] = { 1.0, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, PANGO_ALIGN_LEFT, 0, 0, 1.3, 1, 0 },
+	[FLOW_OPTION] = { 1.0, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, PANGO_ALIGN_LEFT, 0, 0, 0.3, 0, 0 },
+	[FLOW_KEY] = { 0.95, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, PANGO_ALIGN_LEFT, 0, 0, 0.4, 0, 0 },
 };
 
 /*
@@ -909,6 +921,14 @@ S_layout_block(struct flow *f, struct blk *b)
 		b->nlines = 1;
 		b->space = 0.6 * f->st.size;
 		break;
+	case B_BOX:
+		b->lines = xcalloc(1, sizeof(*b->lines));
+		b->lines[0].h = b->em * 1.5 * f->st.size;
+		b->nlines = 1;
+		b->space = 0.4 * f->st.size;
+		b->x = b->indent * f->st.size;
+		b->w = f->measure - b->x;
+		break;
 	default:
 		break;
 	}
@@ -1317,6 +1337,11 @@ S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 		break;
 	case B_IMAGE:
 		image_draw(b->image, cr, left + b->x, y, b->w, h);
+		break;
+	case B_BOX:
+		cairo_set_line_width(cr, 0.6);
+		cairo_rectangle(cr, left + b->x, y, b->w, h);
+		cairo_stroke(cr);
 		break;
 	case B_RULE:
 		S_grey(cr, GREY_RULE);

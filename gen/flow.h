@@ -64,7 +64,10 @@ enum flow_role {
 	FLOW_H4,                     /* and deeper */
 	FLOW_NOTE,                   /* footnotes, smaller */
 	FLOW_ASIDE,                  /* "Practise this", smaller and ragged */
-	FLOW_CAPTION                 /* under a picture */
+	FLOW_CAPTION,                /* under a picture */
+	FLOW_QUESTION,               /* a test's question, its number as marker; kept with what follows */
+	FLOW_OPTION,                 /* one of its options, its letter as marker */
+	FLOW_KEY                     /* an answer key's entry, ragged */
 };
 
 /* Where a link leads: a place in the flow (flow_dest), or a URI. */
@@ -119,6 +122,8 @@ void flow_para(struct flow *f, const struct flow_para *p);
 void flow_code(struct flow *f, const char *text, double indent, int quote);
 /* A short centred rule. */
 void flow_rule(struct flow *f, double indent);
+/* A ruled rectangle the text's width less indent, lines body lines high: a box to write in. */
+void flow_box(struct flow *f, double indent, double lines);
 /*
  * A picture, not owned (it must outlive flow_write), scaled down to the
  * text's width and at most most of a page's height; dest as flow_para.

@@ -23,6 +23,7 @@
 #include "model.h"
 #include "outputs.h"
 #include "book.h"
+#include "handout.h"
 #include "pdf.h"
 #include "scaffold.h"
 #include "serve.h"
@@ -89,8 +90,9 @@ static const char usage_check[] =
 static const char usage_print_head[] =
 "usage: quizdeck print [-C DIR] [-o OUT] [-j N] [-q] [OPTIONS] [DECK...]\n"
 "\n"
-"Writes OUT/print/DECK.pdf for the named decks; with none, every deck and\n"
-"OUT/print/guide.pdf, the guide as a book. The options override [print]\n"
+"Writes OUT/print/DECK.pdf for the named decks; with none (and no --test),\n"
+"every deck, OUT/print/guide.pdf, the guide as a book, and each test's\n"
+"handout OUT/print/TEST-handout.pdf. The options override [print]\n"
 "in site.toml; names are read in any case (A4, Letter).\n"
 "\n"
 "  -j N             work on N threads (default: one per core)\n"
@@ -99,7 +101,17 @@ static const char usage_print_head[] =
 static const char usage_print_tail[] =
 "  --back-offset O  shift of the back pages, as \"0.5mm,-0.3mm\"\n"
 "  --calibration    write OUT/print/calibration.pdf, a sheet to measure\n"
-"                   your printer's back-side shift, and nothing else\n";
+"                   your printer's back-side shift, and nothing else\n"
+"\n"
+"A handout is a practice test to print: questions, then the answer key.\n"
+"Without the options below it holds the whole test; samples are left out.\n"
+"  --test NAME      write the handout of test NAME (repeatable)\n"
+"  --topic T        only questions of topic T\n"
+"  --questions N    draw N questions, by the --confidence mix\n"
+"  --confidence C   warming-up (60% easy, 30% medium, 10% hard), steady\n"
+"                   (as the test has them) or confident (10%, 30%, 60%)\n"
+"  --mix E,M,H      draw exactly E easy, M medium and H hard questions\n"
+"  --seed S         the draw's seed, a whole number (default: 1)\n";
 
 #define USAGE_WIDTH 79
 #define USAGE_INDENT 19        /* where an option's text starts */
@@ -253,6 +265,13 @@ static const char usage_new[] =
 "Creates DIR with site.toml, a practice test, a flashcard deck and a guide\n"
 "chapter, ready for `quizdeck build -C DIR`.\n";
 
+enum {
+	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_NO_OFFLINE, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
+	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION,
+	OPT_NO_EXPORT, OPT_LAYOUT, OPT_TEST, OPT_TOPIC, OPT_QUESTIONS, OPT_CONFIDENCE, OPT_MIX, OPT_SEED,
+	OPT_DECK, OPT_FORCE
+};
+
 struct cli {
 	const char *command;
 	const char *dir;
@@ -270,6 +289,9 @@ struct cli {
 	int quiet;                 /* -q: no summary line */
 	int jobs;                  /* -j; 0: one per core */
 	const char *paper, *card, *duplex, *cut_marks, *back_offset, *layout;
+	char **tests;              /* print's --test names */
+	size_t ntests;
+	struct handout_choice handout;
 	char **args;
 	int nargs;
 };
@@ -311,6 +333,134 @@ S_usage_choice_error(const char *what, const char *arg, enum config_choice which
 		fprintf(stderr, "; did you mean \"%s\"?", near);
 	fprintf(stderr, "\n%s", S_usage_print());
 	return EXIT_USAGE;
+}
+
+static int S_no_such_export(const struct site *site, const char *name, unsigned formats);
+
+/* A whole number of at most max in text, or -1. */
+static long long
+S_whole(const char *text, long long max)
+{
+	char *end;
+	long long v;
+
+	if (*text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	return *end || errno || v > max ? -1 : v;
+}
+
+/* One of print's handout options into ch: 0, or the status of a usage error, which is printed. */
+static int
+S_handout_option(struct handout_choice *ch, int opt, const char *arg)
+{
+	const char *names[HANDOUT_NMIXES], *near;
+	long long v;
+	int i;
+
+	switch (opt) {
+	case OPT_TOPIC:
+		ch->topic = arg;
+		return 0;
+	case OPT_QUESTIONS:
+		if ((v = S_whole(arg, 100000)) < 1)
+			return S_usage_error(S_usage_print(), "bad question count \"%s\" (a whole number, 1 or more)", arg);
+		ch->count = (size_t)v;
+		return 0;
+	case OPT_CONFIDENCE:
+		if ((ch->mix = handout_mix_named(arg)) != NULL)
+			return 0;
+		for (i = 0; i < HANDOUT_NMIXES; i++)
+			names[i] = handout_mixes[i].name;
+		near = str_nearest(arg, names, HANDOUT_NMIXES);
+		fprintf(stderr, "quizdeck: unknown confidence \"%s\"", arg);
+		if (near)
+			fprintf(stderr, "; did you mean \"%s\"?", near);
+		else
+			fprintf(stderr, " (warming-up, steady or confident)");
+		fprintf(stderr, "\n%s", S_usage_print());
+		return EXIT_USAGE;
+	case OPT_MIX: {
+		const char *p = arg;
+
+		for (i = 0; i < 3; i++) {
+			char num[16];
+			size_t len = strcspn(p, ",");
+
+			if (len == 0 || len >= sizeof(num) || (i < 2) != (p[len] == ','))
+				break;
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if ((v = S_whole(num, 100000)) < 0)
+				break;
+			ch->counts[i] = (size_t)v;
+			p += len + (i < 2);
+		}
+		if (i < 3)
+			return S_usage_error(S_usage_print(), "bad mix \"%s\": give three counts, easy, medium "
+			    "and hard, as --mix 3,4,3", arg);
+		ch->has_counts = 1;
+		return 0;
+	}
+	case OPT_SEED:
+		if ((v = S_whole(arg, 0x7fffffffffffffffLL)) < 0)
+			return S_usage_error(S_usage_print(), "bad seed \"%s\" (a whole number)", arg);
+		ch->seed = (unsigned long long)v;
+		ch->has_seed = 1;
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * print's --test names and --topic name a test and a topic of it (of one
+ * of them, or of any test without --test): 0, or the usage status, with
+ * the nearest name and all there are said.
+ */
+static int
+S_check_handout_names(const struct site *site, const struct cli *cli)
+{
+	const char **names;
+	const char *near;
+	size_t i, k, j, n = 0, cap;
+	int found = 0;
+
+	for (i = 0; i < cli->ntests; i++) {
+		for (k = 0; k < site->ntests; k++)
+			if (strcmp(site->tests[k]->slug, cli->tests[i]) == 0)
+				break;
+		if (k == site->ntests)
+			return S_no_such_export(site, cli->tests[i], 1u << EXPORT_GIFT);
+	}
+	if (!cli->handout.topic)
+		return 0;
+	cap = 1;
+	for (k = 0; k < site->ntests; k++)
+		cap += site->tests[k]->ntopics;
+	names = xcalloc(cap, sizeof(*names));
+	for (k = 0; k < site->ntests; k++) {
+		const struct test *t = site->tests[k];
+		int wanted = cli->ntests == 0;
+
+		for (i = 0; i < cli->ntests; i++)
+			wanted |= strcmp(cli->tests[i], t->slug) == 0;
+		for (j = 0; wanted && j < t->ntopics; j++) {
+			names[n++] = t->topics[j]->slug;
+			found |= strcmp(t->topics[j]->slug, cli->handout.topic) == 0;
+		}
+	}
+	if (!found) {
+		near = str_nearest(cli->handout.topic, names, n);
+		fprintf(stderr, "quizdeck: no topic named \"%s\"", cli->handout.topic);
+		if (near)
+			fprintf(stderr, "; did you mean \"%s\"?", near);
+		fprintf(stderr, "%s", n ? (near ? " The topics are: " : "; the topics are: ") : ": there are none\n");
+		for (i = 0; i < n; i++)
+			fprintf(stderr, "%s%s%s", i == 0 ? "" : ", ", names[i], i + 1 == n ? "\n" : "");
+	}
+	free(names);
+	return found ? 0 : EXIT_USAGE;
 }
 
 /* The command line's print settings, as config_apply_print takes them. */
@@ -583,6 +733,9 @@ S_cmd_build(const struct cli *cli, int html, unsigned exports)
 	bo.offline = html && !cli->no_offline;
 	bo.decks = cli->args;
 	bo.ndecks = (size_t)cli->nargs;
+	bo.tests = cli->tests;
+	bo.ntests = cli->ntests;
+	bo.handout = &cli->handout;
 	bo.progress = !cli->quiet && isatty(fileno(stderr));
 	bo.jobs = cli->jobs;
 	bo.counts = &counts;
@@ -609,6 +762,8 @@ S_cmd_build(const struct cli *cli, int html, unsigned exports)
 			if (k == site->ndecks)
 				bad = S_no_such_deck(site, cli->args[i]);
 		}
+		if (!bad)
+			bad = S_check_handout_names(site, cli);
 		if (bad) {
 			if (b)
 				build_finish(b, NULL, &dl);
@@ -719,12 +874,6 @@ S_cmd_import(const struct cli *cli)
 	return status;
 }
 
-enum {
-	OPT_STRICT = 256, OPT_DUMP, OPT_NO_PDF, OPT_NO_OFFLINE, OPT_PAPER, OPT_CARD, OPT_DUPLEX,
-	OPT_CUT_MARKS, OPT_BACK_OFFSET, OPT_CALIBRATION, OPT_PORT, OPT_BIND, OPT_VERSION,
-	OPT_NO_EXPORT, OPT_LAYOUT, OPT_DECK, OPT_FORCE
-};
-
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -740,6 +889,12 @@ static const struct option long_options[] = {
 	{ "back-offset", required_argument, NULL, OPT_BACK_OFFSET },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "calibration", no_argument, NULL, OPT_CALIBRATION },
+	{ "test", required_argument, NULL, OPT_TEST },
+	{ "topic", required_argument, NULL, OPT_TOPIC },
+	{ "questions", required_argument, NULL, OPT_QUESTIONS },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "mix", required_argument, NULL, OPT_MIX },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "port", required_argument, NULL, OPT_PORT },
 	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "deck", required_argument, NULL, OPT_DECK },
@@ -782,6 +937,7 @@ S_allowed(const char *cmd, int opt)
 		return !strcmp(cmd, "build");
 	case OPT_PAPER: case OPT_CARD: case OPT_DUPLEX: case OPT_CUT_MARKS:
 	case OPT_BACK_OFFSET: case OPT_CALIBRATION: case OPT_LAYOUT:
+	case OPT_TEST: case OPT_TOPIC: case OPT_QUESTIONS: case OPT_CONFIDENCE: case OPT_MIX: case OPT_SEED:
 		return !strcmp(cmd, "print");
 	case OPT_PORT:
 	case OPT_BIND:
@@ -953,6 +1109,17 @@ S_main(int argc, char *argv[])
 		case OPT_CALIBRATION: cli.calibration = 1; break;
 		case OPT_DECK: cli.deck = optarg; break;
 		case OPT_FORCE: cli.force = 1; break;
+		case OPT_TEST:
+			cli.tests = xrealloc(cli.tests, (cli.ntests + 1) * sizeof(*cli.tests));
+			cli.tests[cli.ntests++] = optarg;
+			break;
+		case OPT_TOPIC: case OPT_QUESTIONS: case OPT_CONFIDENCE: case OPT_MIX: case OPT_SEED: {
+			int rc = S_handout_option(&cli.handout, c, optarg);
+
+			if (rc)
+				return rc;
+			break;
+		}
 		case OPT_PORT: {
 			char *end;
 			long p = strtol(optarg, &end, 10);

@@ -247,6 +247,12 @@ outputs_check(const struct site *site, struct diag_list *dl)
 		S_output_add(&o, site->chapters[i]->url, site->chapters[i]->doc->src->display, 0, 1);
 	if (site->nchapters > 0)
 		S_output_add(&o, OUTPUT_BOOK, "the guide as a book", 0, 0);
+	for (i = 0; i < site->ntests; i++) {
+		exports = xgrow(exports, &exports_cap, nexports + 1, sizeof(*exports));
+		exports[nexports] = outputs_handout_path(site->tests[i]->slug);
+		S_output_add(&o, exports[nexports++], site->tests[i]->index ?
+		    site->tests[i]->index->src->display : site->tests[i]->slug, 0, 0);
+	}
 	for (f = 0; f < EXPORT_NFORMATS; f++) {
 		size_t count = outputs_export_formats[f].of_tests ? site->ntests : site->ndecks;
 
@@ -340,4 +346,10 @@ outputs_check(const struct site *site, struct diag_list *dl)
 	free(o.owned);
 	free(o.v);
 	free(o.slot);
+}
+
+char *
+outputs_handout_path(const char *slug)
+{
+	return xconcat("print/", slug, "-handout.pdf", NULL);
 }

@@ -30,6 +30,8 @@
 #define OUTPUT_ICON_512 "icon-512.png"
 /* The guide as a book (book.h), when the site has a guide. */
 #define OUTPUT_BOOK "print/guide.pdf"
+/* A test's handout, relative to out/: "print/<slug>-handout.pdf". Caller frees. */
+char *outputs_handout_path(const char *slug);
 
 void outputs_check(const struct site *site, struct diag_list *dl);
 
