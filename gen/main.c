@@ -1004,6 +1004,9 @@ S_check_site_dir(const char *dir)
 
 static int S_main(int argc, char *argv[]);
 
+/* print's --test names (cli.tests), freed when S_main has returned. */
+static char **S_test_names;
+
 int
 main(int argc, char *argv[])
 {
@@ -1011,6 +1014,7 @@ main(int argc, char *argv[])
 
 	mem_tune();
 	status = S_main(argc, argv);
+	free(S_test_names);
 
 	/* Font caches live for the process; dropping them keeps leak checks meaningful. */
 	pdf_cleanup();
@@ -1110,8 +1114,9 @@ S_main(int argc, char *argv[])
 		case OPT_DECK: cli.deck = optarg; break;
 		case OPT_FORCE: cli.force = 1; break;
 		case OPT_TEST:
-			cli.tests = xrealloc(cli.tests, (cli.ntests + 1) * sizeof(*cli.tests));
-			cli.tests[cli.ntests++] = optarg;
+			S_test_names = xrealloc(S_test_names, (cli.ntests + 1) * sizeof(*S_test_names));
+			S_test_names[cli.ntests++] = optarg;
+			cli.tests = S_test_names;
 			break;
 		case OPT_TOPIC: case OPT_QUESTIONS: case OPT_CONFIDENCE: case OPT_MIX: case OPT_SEED: {
 			int rc = S_handout_option(&cli.handout, c, optarg);

@@ -159,7 +159,7 @@ same "and suggests the deck meant" "$tmp/err" 'quizdeck: no deck named "basic" i
 # build and print end with one summary line on stdout; -q silences it.
 expect "build" 0 $Q -C "$tmp/site" build -o "$tmp/sum-out"
 sed 's/ in [0-9]*\.[0-9] s$/ in T s/' "$tmp/out" >"$tmp/sum"
-same "says what it wrote, where and in how long (the deck and the guide as a book)" "$tmp/sum" "built 7 pages and 2 PDFs into $tmp/sum-out in T s"
+same "says what it wrote, where and in how long (the deck, the guide as a book and the test's handout)" "$tmp/sum" "built 7 pages and 3 PDFs into $tmp/sum-out in T s"
 [ "$(find "$tmp/sum-out" -name '*.html' | wc -l)" -eq 7 ] && echo "ok cli the pages it counts are there" ||
 	echo "not ok cli the pages it counts are there: $(find "$tmp/sum-out" -name '*.html' | wc -l)"
 [ ! -s "$tmp/err" ] && echo "ok cli and nothing on stderr" || echo "not ok cli and nothing on stderr: $(head -c 300 "$tmp/err")"
@@ -168,7 +168,7 @@ sed 's/ in [0-9]*\.[0-9] s$/ in T s/' "$tmp/out" >"$tmp/sum"
 same "counts no PDF" "$tmp/sum" "built 7 pages and 0 PDFs into $tmp/sum-out in T s"
 expect "print" 0 $Q -C "$tmp/site" print -o "$tmp/sum-out"
 sed 's/ in [0-9]*\.[0-9] s$/ in T s/' "$tmp/out" >"$tmp/sum"
-same "print says what it printed" "$tmp/sum" "printed 2 PDFs into $tmp/sum-out/print in T s"
+same "print says what it printed" "$tmp/sum" "printed 3 PDFs into $tmp/sum-out/print in T s"
 expect "build -q" 0 $Q -C "$tmp/site" build -q -o "$tmp/sum-out"
 [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && echo "ok cli build -q prints nothing" ||
 	echo "not ok cli build -q prints nothing: $(cat "$tmp/out" "$tmp/err" | head -c 300)"
