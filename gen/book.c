@@ -858,21 +858,24 @@ book_write(const struct site *site, const struct print_config *pc, const char *h
 	return S_book(site, pc, hyphen_dir, path, stop, dl, NULL);
 }
 
-struct book_pages *
-book_layout(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
-    const volatile sig_atomic_t *stop, struct diag_list *dl)
+int
+book_write_pages(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl,
+    struct book_pages **pages)
 {
 	struct book_pages *bp;
 
+	*pages = NULL;
 	if (site->nchapters == 0)
-		return NULL;
+		return 0;
 	bp = xcalloc(1, sizeof(*bp));
 	bp->page = g_hash_table_new(g_direct_hash, g_direct_equal);
-	if (S_book(site, pc, hyphen_dir, NULL, stop, dl, bp->page) == -1) {
+	if (S_book(site, pc, hyphen_dir, path, stop, dl, bp->page) == -1) {
 		book_pages_free(bp);
-		return NULL;
+		return -1;
 	}
-	return bp;
+	*pages = bp;
+	return 0;
 }
 
 int

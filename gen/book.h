@@ -28,14 +28,15 @@ int book_write(const struct site *site, const struct print_config *pc, const cha
     const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl);
 
 /*
- * The pages of the book as book_write would write it: laid out, nothing
- * drawn, for documents that refer to its sections by page (the handout's
- * answer key). What the layout reports goes to dl. NULL when the site has
- * no chapters or *stop turned non-zero. Free with book_pages_free.
+ * book_write, and with pages not NULL, the pages the book's sections
+ * fall on put in *pages (NULL when the site has no chapters or the book
+ * failed), for documents that refer to them by page (the handout's
+ * answer key). Free with book_pages_free.
  */
 struct book_pages;
-struct book_pages *book_layout(const struct site *site, const struct print_config *pc,
-    const char *hyphen_dir, const volatile sig_atomic_t *stop, struct diag_list *dl);
+int book_write_pages(const struct site *site, const struct print_config *pc, const char *hyphen_dir,
+    const char *path, const volatile sig_atomic_t *stop, struct diag_list *dl,
+    struct book_pages **pages);
 /* The 1-based page section s starts on, 0 if it is not in the book. */
 int book_section_page(const struct book_pages *bp, const struct section *s);
 void book_pages_free(struct book_pages *bp);

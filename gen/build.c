@@ -319,14 +319,20 @@ S_deck_paths(const char *printdir, const struct deck *dk, int in_place, char **p
 	free(name);
 }
 
-/* The guide as a book in printdir; in place through a temporary file, as a deck. */
+/*
+ * The guide as a book in printdir (NULL: laid out only); in place through
+ * a temporary file, as a deck. *pages: its sections' pages.
+ */
 static int
-S_write_book(const struct site *site, const char *printdir, int in_place, struct diag_list *dl)
+S_write_book(const struct site *site, const char *printdir, int in_place, struct diag_list *dl,
+    struct book_pages **pages)
 {
-	char *path = path_join(printdir, "guide.pdf");
-	char *tmp = in_place ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : xstrdup(path);
-	int rc = book_write(site, &site->cfg.print, BOOK_HYPHEN_DIR, tmp, &build_cancelled, dl);
+	char *path = printdir ? path_join(printdir, "guide.pdf") : NULL;
+	char *tmp = !path ? NULL : in_place ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : xstrdup(path);
+	int rc = book_write_pages(site, &site->cfg.print, BOOK_HYPHEN_DIR, tmp, &build_cancelled, dl, pages);
 
+	if (!path)
+		return rc;
 	/* Under --strict a warning (a picture it cannot print) fails the book too. */
 	if (rc == 0 && diag_failed(dl))
 		rc = -1;
@@ -357,15 +363,16 @@ S_handout_wanted(const struct build_options *opt, const struct test *t)
 
 /*
  * The wanted tests' handouts in printdir, in place through temporary
- * files as a deck; their key's pages are the book's, laid out once (what
- * that layout reports is the book's to say, and said when it is written).
+ * files as a deck; bp gives their key's pages of the book, or NULL: the
+ * book is laid out for them (what that reports is the book's to say, and
+ * said when it is written).
  */
 static int
 S_write_handouts(const struct site *site, const struct build_options *opt, const char *printdir,
-    int in_place, size_t *written, struct diag_list *dl)
+    int in_place, const struct book_pages *bp, size_t *written, struct diag_list *dl)
 {
 	static const struct handout_choice whole;
-	struct book_pages *bp = NULL;
+	struct book_pages *laid = NULL;
 	struct diag_list quiet;
 	size_t i;
 	int rc = 0;
@@ -377,8 +384,10 @@ S_write_handouts(const struct site *site, const struct build_options *opt, const
 
 		if (!S_handout_wanted(opt, t))
 			continue;
-		if (bp == NULL && site->nchapters > 0)
-			bp = book_layout(site, &site->cfg.print, BOOK_HYPHEN_DIR, &build_cancelled, &quiet);
+		if (bp == NULL && laid == NULL && site->nchapters > 0) {
+			S_write_book(site, NULL, 0, &quiet, &laid);
+			bp = laid;
+		}
 		name = outputs_handout_path(t->slug);
 		path = path_join(printdir, strrchr(name, '/') + 1);
 		tmp = in_place ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : xstrdup(path);
@@ -396,7 +405,7 @@ S_write_handouts(const struct site *site, const struct build_options *opt, const
 		free(path);
 		free(name);
 	}
-	book_pages_free(bp);
+	book_pages_free(laid);
 	diag_free(&quiet);
 	return rc;
 }
@@ -413,6 +422,7 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
     const char *printdir, int in_place, size_t *written, struct diag_list *dl)
 {
 	struct deck_batch db;
+	struct book_pages *bp = NULL;
 	size_t i, n = 0;
 	int rc = 0, nthreads = S_jobs(opt);
 
@@ -466,13 +476,14 @@ S_write_pdfs(const struct site *site, const struct build_options *opt,
 	}
 	/* With every deck, the book: `quizdeck print` with no deck named writes it too. */
 	if (rc == 0 && opt->ndecks == 0 && opt->ntests == 0 && site->nchapters > 0 && !S_should_stop()) {
-		if (S_write_book(site, printdir, in_place, dl) == -1)
+		if (S_write_book(site, printdir, in_place, dl, &bp) == -1)
 			rc = -1;
 		else
 			n++;
 	}
 	if (rc == 0 && !S_should_stop())
-		rc = S_write_handouts(site, opt, printdir, in_place, &n, dl);
+		rc = S_write_handouts(site, opt, printdir, in_place, bp, &n, dl);
+	book_pages_free(bp);
 	if (rc == 0)
 		*written = n;
 out:

@@ -21,7 +21,7 @@ LAYERS = [
     ("index", {"answer", "model", "quiz", "deck", "guide", "site", "cloze"}),
     ("link", {"links", "outputs"}),
     ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image", "flow"}),
-    ("outputs", {"html", "pdf", "export", "offline", "book"}),
+    ("outputs", {"html", "pdf", "export", "offline", "book", "handout"}),
     ("commands", {"build", "scaffold", "import"}),
     ("serve", {"serve"}),
     ("main", {"main"}),
