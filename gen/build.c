@@ -347,12 +347,22 @@ S_write_book(const struct site *site, const char *printdir, int in_place, struct
 	return rc;
 }
 
-/* Test t's handout is wanted: every test's with every deck and no test named. */
+/*
+ * Test t's handout is wanted: every test's with every deck and no test
+ * named, but never one without the topic asked for.
+ */
 static int
 S_handout_wanted(const struct build_options *opt, const struct test *t)
 {
 	size_t i;
 
+	if (opt->handout && opt->handout->topic) {
+		for (i = 0; i < t->ntopics; i++)
+			if (strcmp(t->topics[i]->slug, opt->handout->topic) == 0)
+				break;
+		if (i == t->ntopics)
+			return 0;
+	}
 	if (opt->ntests == 0)
 		return opt->ndecks == 0;
 	for (i = 0; i < opt->ntests; i++)

@@ -62,7 +62,7 @@ struct blk {
 	size_t nlinks;
 	double indent;               /* em */
 	char *marker;
-	int quote, tight, dest, outline, level;
+	int quote, tight, keep, dest, outline, level;
 	char *outline_title;
 	const struct image *image;
 	struct ftable *table;
@@ -210,6 +210,7 @@ flow_para(struct flow *f, const struct flow_para *p)
 	b->marker = p->marker ? xstrdup(p->marker) : NULL;
 	b->quote = p->quote;
 	b->tight = p->tight;
+	b->keep = p->keep;
 	b->dest = p->dest;
 	b->outline = p->outline;
 	b->outline_title = p->outline > 0 ? xstrdup(p->outline_title ? p->outline_title : "") : NULL;
@@ -972,7 +973,10 @@ S_keeps(const struct flow *f, size_t i)
 
 	if (i + 1 < f->len && f->v[i + 1].kind == B_PARA && f->v[i + 1].role == FLOW_CAPTION)
 		return 1;
-	return b->kind == B_PARA && S_roles[b->role].keep;
+	/* A box to write in stays with what asks for it. */
+	if (i + 1 < f->len && f->v[i + 1].kind == B_BOX)
+		return 1;
+	return b->kind == B_PARA && (b->keep || S_roles[b->role].keep);
 }
 
 /* The height the start of block i needs on a page (with what it keeps), or 0 if none follows. */

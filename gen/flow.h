@@ -85,6 +85,7 @@ struct flow_para {
 	const char *marker;          /* markup set in the indent (a list's bullet), or NULL */
 	int quote;                   /* block quotes it is in: a bar for each */
 	int tight;                   /* close under the block before (a tight list's items) */
+	int keep;                    /* kept on a page with the block after it, as its role may be anyway */
 	int dest;                    /* a destination at its top (flow_dest), or -1 */
 	int outline;                 /* 0, or its level in the PDF's outline (1 = top) */
 	const char *outline_title;   /* plain text, when outline > 0 */

@@ -170,9 +170,10 @@ struct handout {
 	struct flow *flow;
 };
 
+/* A paragraph; keep: on a page with the block after it (a question stays whole where it fits). */
 static void
 S_para(struct flow *f, const char *markup, enum flow_role role, double indent, const char *marker,
-    int tight)
+    int tight, int keep)
 {
 	struct flow_para p;
 
@@ -182,13 +183,15 @@ S_para(struct flow *f, const char *markup, enum flow_role role, double indent, c
 	p.indent = indent;
 	p.marker = marker;
 	p.tight = tight;
+	p.keep = keep;
 	p.dest = -1;
 	flow_para(f, &p);
 }
 
 /* Blocks first..last (inclusive) of a question: paragraphs as role, code as code, anything else as its text. */
 static void
-S_blocks(struct flow *f, cmark_node *first, cmark_node *last, enum flow_role role, double indent)
+S_blocks(struct flow *f, cmark_node *first, cmark_node *last, enum flow_role role, double indent,
+    int keep)
 {
 	cmark_node *n;
 
@@ -200,7 +203,7 @@ S_blocks(struct flow *f, cmark_node *first, cmark_node *last, enum flow_role rol
 			char *m = cardtext_inline(n);
 
 			if (*m)
-				S_para(f, m, role, indent, NULL, 0);
+				S_para(f, m, role, indent, NULL, 0, keep);
 			free(m);
 		}
 		if (n == last)
@@ -241,13 +244,13 @@ S_question(struct flow *f, const struct question *q, const struct question_nodes
 
 	snprintf(marker, sizeof(marker), "<b>%zu.</b>", number);
 	m = qn ? cardtext_inline(qn->heading) : g_markup_escape_text(q->stem_text, -1);
-	S_para(f, m, FLOW_QUESTION, 2, marker, 0);
+	S_para(f, m, FLOW_QUESTION, 2, marker, 0, 1);
 	free(m);
 	if (qn && qn->stem.first)
-		S_blocks(f, qn->stem.first, qn->stem.last, FLOW_BODY, 2);
+		S_blocks(f, qn->stem.first, qn->stem.last, FLOW_BODY, 2, 1);
 	if (hint) {
 		m = xasprintf("<i>%s</i>", hint);
-		S_para(f, m, FLOW_OPTION, 2, NULL, 1);
+		S_para(f, m, FLOW_OPTION, 2, NULL, 1, 1);
 		free(m);
 	}
 	if (q->kind != ANSWER_CHOICE) {
@@ -257,7 +260,7 @@ S_question(struct flow *f, const struct question *q, const struct question_nodes
 	for (i = 0; i < q->noptions; i++) {
 		snprintf(marker, sizeof(marker), "%c", (int)('A' + (i % 26)));
 		m = S_option_markup(qn ? &qn->options[i] : NULL);
-		S_para(f, m, FLOW_OPTION, 4, marker, 1);
+		S_para(f, m, FLOW_OPTION, 4, marker, 1, i + 1 < q->noptions);
 		free(m);
 	}
 }
@@ -299,11 +302,11 @@ S_key_entry(struct flow *f, const struct question *q, const struct question_node
 	snprintf(marker, sizeof(marker), "<b>%zu.</b>", number);
 	ans = S_answer_markup(q);
 	m = xasprintf("<b>%s</b>", ans);
-	S_para(f, m, FLOW_KEY, 2, marker, 0);
+	S_para(f, m, FLOW_KEY, 2, marker, 0, 1);
 	free(m);
 	free(ans);
 	if (qn && qn->explanation.first)
-		S_blocks(f, qn->explanation.first, qn->explanation.last, FLOW_KEY, 2);
+		S_blocks(f, qn->explanation.first, qn->explanation.last, FLOW_KEY, 2, 0);
 	for (i = 0; i < q->links_to.len; i++) {
 		const struct section *s = q->links_to.v[i];
 		char *t = g_markup_escape_text(s->title, -1);
@@ -313,7 +316,7 @@ S_key_entry(struct flow *f, const struct question *q, const struct question_node
 			m = xasprintf("<i>Guide:</i> %s, p. %d", t, page);
 		else
 			m = xasprintf("<i>Guide:</i> %s", t);
-		S_para(f, m, FLOW_KEY, 2, NULL, 1);
+		S_para(f, m, FLOW_KEY, 2, NULL, 1, 0);
 		free(m);
 		g_free(t);
 	}
@@ -359,13 +362,13 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	title = g_markup_escape_text(t->title, -1);
 	head = xasprintf("%s · practice test", t->title);
 	flow_new_page(f, FLOW_PAGE_OPENING, head, head);
-	S_para(f, title, FLOW_H1, 0, NULL, 0);
+	S_para(f, title, FLOW_H1, 0, NULL, 0, 0);
 	m = xasprintf("%zu question%s", n, n == 1 ? "" : "s");
-	S_para(f, m, FLOW_ASIDE, 0, NULL, 1);
+	S_para(f, m, FLOW_ASIDE, 0, NULL, 1, 0);
 	free(m);
 	flow_space(f, 1.2);
-	S_para(f, "Name  ________________________________________", FLOW_BODY, 0, NULL, 0);
-	S_para(f, "Date  ____________________", FLOW_BODY, 0, NULL, 0);
+	S_para(f, "Name  ________________________________________", FLOW_BODY, 0, NULL, 0, 0);
+	S_para(f, "Date  ____________________", FLOW_BODY, 0, NULL, 0, 0);
 	flow_space(f, 0.8);
 	for (i = 0; i < n; i++) {
 		/* A topic's tree, opened once for its questions. */
@@ -384,7 +387,7 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	}
 	flow_new_page(f, FLOW_PAGE_RUNNING, head, head);
 	m = xasprintf("Answer key: %s", title);
-	S_para(f, m, FLOW_H2, 0, NULL, 0);
+	S_para(f, m, FLOW_H2, 0, NULL, 0, 0);
 	free(m);
 	for (i = 0; i < n; i++) {
 		const struct doc_tree *tr = NULL;
