@@ -317,6 +317,64 @@ test_dictionaries(void)
 	dir_remove(dir);
 }
 
+/*
+ * A paragraph kept with what follows it (flow_para.keep), and a box to
+ * write in after it: wherever the filler before them ends, the box is on
+ * the page of the paragraph's last line, and so is an option after a
+ * kept one.
+ */
+static void
+test_keep_box(void)
+{
+	int fill, apart = 0, seen = 0;
+	struct piece_row v[64];
+
+	CHECK_GROUP("flow keep and box");
+	for (fill = 1; fill <= 60; fill += 2) {
+		struct flow *f = S_flow(8, NULL);
+		char *a = S_words(fill), *dump;
+		struct flow_para p;
+		const char *why = NULL;
+		int para_page = 0, box_page = 0, opt_page[2] = { 0, 0 };
+		size_t n, i;
+
+		flow_new_page(f, FLOW_PAGE_RUNNING, "verso", "recto");
+		S_para(f, FLOW_BODY, a);
+		memset(&p, 0, sizeof(p));
+		p.markup = "Write a number.";
+		p.role = FLOW_OPTION;
+		p.keep = 1;
+		p.dest = -1;
+		flow_para(f, &p);
+		flow_box(f, 2, 2);
+		p.markup = "The first option, kept with the next one";
+		flow_para(f, &p);
+		p.markup = "The last option";
+		p.keep = 0;
+		flow_para(f, &p);
+		S_para(f, FLOW_BODY, a);
+		flow_write(f, NULL, &(struct flow_meta){ "t", NULL, NULL, "2024-01-01T00:00:00Z" }, NULL, &why);
+		dump = S_dump(f);
+		n = S_pieces(dump, v, 64);
+		for (i = 0; i < n; i++) {
+			if (v[i].block == 2)
+				para_page = v[i].page;
+			if (v[i].block == 3)
+				box_page = v[i].page;
+			if (v[i].block == 4 || v[i].block == 5)
+				opt_page[v[i].block - 4] = v[i].page;
+		}
+		seen += box_page > 0;
+		if (para_page != box_page || opt_page[0] != opt_page[1] || box_page == 0)
+			apart++;
+		free(dump);
+		free(a);
+		flow_free(f);
+	}
+	CHECK(seen == 30, "every box is laid out (%d of 30)", seen);
+	CHECK(apart == 0, "a box is never parted from what asks for it, nor a kept option from the next (%d)", apart);
+}
+
 int
 main(void)
 {
@@ -324,5 +382,6 @@ main(void)
 	test_hyphenation();
 	test_page_rules();
 	test_page_refs();
+	test_keep_box();
 	return check_finish();
 }
