@@ -121,6 +121,7 @@ content/guide/intro.md: error: out/guide/intro/index.html and out/guide/Intro/in
 content/guide/pic.png: error: out/guide/pic.png and out/guide/Pic.png (for content/guide/Pic.png) are one file on a case-insensitive disk (macOS, Windows): rename one
 content/guide/x/index.html: error: would be written to out/guide/x/index.html, as content/guide/x.md is: rename or move one
 content/index.html: error: would be written to out/index.html, as content/index.md is: rename or move one
+content/quiz/t.md: error: out/print/t-handout.pdf and out/print/T-handout.pdf (for content/quiz/T.md) are one file on a case-insensitive disk (macOS, Windows): rename one
 content/quiz/t.md: error: out/quiz/t/index.html and out/quiz/T/index.html (for content/quiz/T.md) are one file on a case-insensitive disk (macOS, Windows): rename one"
 (cd "$s" && "$Q" check) 2>&1 | grep error: >"$tmp/check"
 same "names that collide on a case-insensitive disk are errors" "$want" "$tmp/check"
