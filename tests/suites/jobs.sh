@@ -39,7 +39,8 @@ same_log() {
 site=$tmp/site
 cp -R tests/golden/site "$site"
 rm -rf "$site/out"
-for f in tests/fixtures/pdf/*/content/cards/*.md; do
+# Each fixture's decks with the pictures beside them.
+for f in tests/fixtures/pdf/*/content/cards/*; do
 	cp "$f" "$site/content/cards/"
 done
 awk 'BEGIN {
