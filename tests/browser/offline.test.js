@@ -113,7 +113,7 @@ module.exports = {
 			await waitText(page.getByRole('heading', { level: 1 }), /Fixture Weather/, 'home heading after reload');
 
 			/* A test, from the link on the home page, answered and scored. */
-			await page.getByRole('link', { name: 'Practice test' }).first().click();
+			await page.getByRole('link', { name: 'Weather Basics' }).first().click();
 			await page.locator('#setup').waitFor({ state: 'visible' });
 			await page.reload();
 			await page.locator('#setup').waitFor({ state: 'visible' });

@@ -10,7 +10,7 @@
  * asking; and holds the single-key shortcuts switch, the settings
  * record's singleKeys, shared with the other scripts.
  *
- * On a guide page opened from a question of a test in progress (quiz.js
+ * On a guide page (a chapter or the contents) opened from a question of a test in progress (quiz.js
  * leaves sessionStorage["quizdeck:v2:<site>:return"] for this tab), it
  * offers "Back to question N" at the top of the page: a link to the test
  * with #resume, which goes on where the learner was. The offer goes once
@@ -23,7 +23,7 @@
 	function offerReturn() {
 		var body = document.body;
 		var main = document.getElementById("main");
-		if (!body || !main || !body.classList.contains("page-chapter")) return;
+		if (!body || !main || !(body.classList.contains("page-chapter") || body.classList.contains("page-guide"))) return;
 		var site = body.getAttribute("data-site") || "";
 		var back, saved;
 		try {
