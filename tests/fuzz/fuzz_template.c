@@ -123,7 +123,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    theme_parse(in, plen, "part.html", &dl);
 	fz_put("themes/fz/templates/page.html", in, plen);
 	for (k = 0; k < THEME_NPARTS; k++) {
-		static const char *const parts[] = { "home", "test", "deck", "chapter", "404" };
+		/* In enum theme_part's order; one entry a part, or the build fails below. */
+		static const char *const parts[] = { "home", "test", "deck", "chapter", "guide", "404" };
+		_Static_assert(sizeof(parts) / sizeof(parts[0]) == THEME_NPARTS, "a name for every part");
 		char *rel = xasprintf("themes/fz/templates/%s.html", parts[k]);
 
 		if (ff)
