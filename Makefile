@@ -118,6 +118,7 @@ install: quizdeck
 	install -m 755 quizdeck $(DESTDIR)$(BINDIR)/quizdeck
 	install -d $(DESTDIR)$(PREFIX)/share/quizdeck/themes
 	cp -R themes/default $(DESTDIR)$(PREFIX)/share/quizdeck/themes/
+	cp -R i18n $(DESTDIR)$(PREFIX)/share/quizdeck/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 man/quizdeck.1 $(DESTDIR)$(MANDIR)/man1/quizdeck.1
 	install -m 644 man/quizdeck.5 $(DESTDIR)$(MANDIR)/man5/quizdeck.5

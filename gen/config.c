@@ -59,6 +59,12 @@ config_free(struct config *c)
 	free(c->print.paper_name);
 	free(c->print.card_name);
 	free(c->print.font);
+	while (c->nstrings > 0) {
+		c->nstrings--;
+		free(c->strings[c->nstrings].key);
+		free(c->strings[c->nstrings].value);
+	}
+	free(c->strings);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -381,7 +387,7 @@ S_integer(struct reader *r, const struct toml_keyval *kv, long *dst, long lo, lo
 
 /* The keys of each table of site.toml, in format.md's order. */
 static const char *const root_keys[] = { "title", "description", "language", "author",
-    "base_url", "theme", "quiz", "markdown", "print", "limits" };
+    "base_url", "theme", "site_id", "quiz", "markdown", "print", "strings", "limits" };
 static const char *const quiz_keys[] = { "questions", "reveal", "seconds", "pass_mark" };
 static const char *const seconds_keys[] = { "easy", "medium", "hard" };
 static const char *const markdown_keys[] = { "unsafe_html" };
@@ -584,6 +590,40 @@ S_read_print(struct reader *r, struct config *c, const struct toml_value *t)
 	}
 }
 
+/*
+ * [strings]: strings or tables of them, to any depth, kept with their
+ * dotted keys; which keys exist is lang.c's to say.
+ */
+static void
+S_read_strings(struct reader *r, struct config *c, const struct toml_value *t, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < t->u.t.len; i++) {
+		const struct toml_keyval *kv = &t->u.t.items[i];
+		char *key = *prefix ? xasprintf("%s.%s", prefix, kv->key) : xstrdup(kv->key);
+
+		if (kv->value->type == TOML_TABLE)
+			S_read_strings(r, c, kv->value, key);
+		else if (kv->value->type != TOML_STRING || strlen(kv->value->u.s.ptr) != kv->value->u.s.len) {
+			diag_error(r->dl, r->path, kv->line, kv->col,
+			    "\"strings.%s\" must be a string (or a table of plural forms)", key);
+			r->failed = 1;
+		} else {
+			struct config_string *cs;
+
+			c->strings = xrealloc(c->strings, (c->nstrings + 1) * sizeof(*c->strings));
+			cs = &c->strings[c->nstrings++];
+			cs->key = key;
+			key = NULL;
+			cs->value = xstrdup(kv->value->u.s.ptr);
+			cs->line = kv->line;
+			cs->col = kv->col;
+		}
+		free(key);
+	}
+}
+
 /* A BCP 47 tag's letters, digits and hyphens (it becomes the pages' lang). */
 static int
 S_language_ok(const char *s)
@@ -625,6 +665,8 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 			S_string(r, kv, &c->description);
 		else if (strcmp(k, "language") == 0) {
 			S_string(r, kv, &c->language);
+			c->language_line = kv->line;
+			c->language_col = kv->col;
 			if (!S_language_ok(c->language))
 				S_bad(r, kv, "\"%s\" must be a language tag such as \"en\" or \"pt-BR\", not \"%s\"",
 				    c->language);
@@ -672,6 +714,9 @@ S_read_root(struct reader *r, struct config *c, const struct toml_value *root)
 		} else if (strcmp(k, "limits") == 0) {
 			if (S_want(r, kv, TOML_TABLE))
 				S_read_limits(r, c, kv->value);
+		} else if (strcmp(k, "strings") == 0) {
+			if (S_want(r, kv, TOML_TABLE))
+				S_read_strings(r, c, kv->value, "");
 		} else
 			S_unknown(r, kv, "", S_KEYS(root_keys));
 	}

@@ -26,11 +26,19 @@ struct print_config {
 	double back_offset_y;
 };
 
+/* One string of site.toml's [strings] (lang.h), its key dotted. */
+struct config_string {
+	char *key;
+	char *value;
+	int line, col;
+};
+
 struct config {
 	char *path;                /* the site.toml read, for diagnostics */
 	char *title;
 	char *description;
 	char *language;
+	int language_line, language_col;   /* where it was written; 0: not written */
 	char *author;
 	char *base_url;            /* "" when unset; never has a trailing slash */
 	char *theme;
@@ -45,6 +53,8 @@ struct config {
 		int unsafe_html;
 	} markdown;
 	struct print_config print;
+	struct config_string *strings;     /* [strings], in the order written */
+	size_t nstrings;
 	struct {
 		long max_file_size;    /* bytes per Markdown file (and site.toml) */
 		long max_elements;     /* Markdown elements (cmark nodes) per file */

@@ -20,6 +20,7 @@
 
 #include "answer.h"
 #include "cache.h"
+#include "lang.h"
 #include "links.h"
 #include "markdown.h"
 #include "pool.h"
@@ -448,6 +449,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	size_t i;
 
 	tvars_text(v, "lang", cfg->language && *cfg->language ? cfg->language : "en");
+	tvars_text(v, "dir", lang_rtl(h->site->lang) ? "rtl" : "ltr");
 	tvars_text(v, "site-title", cfg->title);
 	tvars_text(v, "home", "index.html");
 	tvars_text(v, "title", title);
@@ -1995,6 +1997,34 @@ S_search(struct html *h)
 	return rc;
 }
 
+/*
+ * The learner's strings for the scripts (theme assets/i18n.js reads
+ * them): one file, as the search index is, so it loads from file://.
+ */
+static int
+S_strings(struct html *h)
+{
+	const struct lang *l = h->site->lang;
+	struct buf b;
+	size_t i;
+	int rc;
+
+	buf_init(&b);
+	buf_puts(&b, "window.quizdeckStrings = {\"lang\": ");
+	buf_put_json_string(&b, h->site->cfg.language && *h->site->cfg.language ? h->site->cfg.language : "en");
+	buf_printf(&b, ", \"dir\": \"%s\", \"strings\": {", lang_rtl(l) ? "rtl" : "ltr");
+	for (i = 0; i < lang_count(l); i++) {
+		buf_puts(&b, i ? ",\n" : "\n");
+		buf_put_json_string(&b, lang_key(l, i));
+		buf_puts(&b, ": ");
+		buf_put_json_string(&b, lang_value(l, i));
+	}
+	buf_puts(&b, "\n}};\n");
+	rc = S_write_file(h, OUTPUT_STRINGS, buf_str(&b), b.len);
+	buf_free(&b);
+	return rc;
+}
+
 static void
 S_free_search(struct html *h)
 {
@@ -2275,7 +2305,7 @@ S_site_open(const struct site *site, struct diag_list *dl)
 {
 	struct html_site *hs = xcalloc(1, sizeof(*hs));
 
-	if (theme_load(&hs->theme, site->root, site->cfg.theme ? site->cfg.theme : "default", dl) == -1) {
+	if (theme_load(&hs->theme, site->root, site->cfg.theme ? site->cfg.theme : "default", site->lang, dl) == -1) {
 		free(hs);
 		return NULL;
 	}
@@ -2305,20 +2335,22 @@ S_forget_urls(struct html *h)
 static void
 S_prune(struct html *h)
 {
-	static char not_found[] = "404.html", sitemap[] = "sitemap.xml", search[] = OUTPUT_SEARCH_INDEX;
+	static char not_found[] = "404.html", sitemap[] = "sitemap.xml", search[] = OUTPUT_SEARCH_INDEX,
+	    strings[] = OUTPUT_STRINGS;
 	uint64_t key = cache_key_str(HASH_FNV_SEED, "written");
 	char **now = NULL;
 	size_t n = 0, cap = 0, i, len;
 	const char *was, *p, *end;
 	struct buf b;
 
-	now = xgrow(now, &cap, h->nurls + h->site->nassets + 3, sizeof(*now));
+	now = xgrow(now, &cap, h->nurls + h->site->nassets + 4, sizeof(*now));
 	for (i = 0; i < h->nurls; i++)
 		now[n++] = h->urls[i];
 	for (i = 0; i < h->site->nassets; i++)
 		now[n++] = h->site->assets[i].url;
 	now[n++] = not_found;
 	now[n++] = search;
+	now[n++] = strings;
 	if (h->site->cfg.base_url && *h->site->cfg.base_url)
 		now[n++] = sitemap;
 	strv_sort(now, n);
@@ -2370,7 +2402,8 @@ S_site_write(struct html_site *hs, const char *outdir, int nthreads,
 	}
 	if (S_assets(h) == -1)
 		goto out;
-	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1 || S_search(h) == -1)
+	if (S_pages(h, nthreads) == -1 || S_sitemap(h) == -1 || S_search(h) == -1 ||
+	    S_strings(h) == -1)
 		goto out;
 	if (h->cache) {
 		S_prune(h);

@@ -257,9 +257,12 @@ struct link_stats {
 	size_t links;              /* every link and image checked */
 };
 
+struct lang;
+
 struct site {
 	char *root;                /* the site folder */
 	struct config cfg;
+	struct lang *lang;         /* the learner's strings, in cfg.language (lang.h) */
 	struct source_set sources;
 	struct doc **docs;
 	size_t ndocs;

@@ -228,6 +228,7 @@ outputs_check(const struct site *site, struct diag_list *dl)
 	S_output_add(&o, "404.html", "the 404 page", 0, 0);
 	S_output_add(&o, "sitemap.xml", "the sitemap", 0, 0);
 	S_output_add(&o, OUTPUT_SEARCH_INDEX, "the search index", 0, 0);
+	S_output_add(&o, OUTPUT_STRINGS, "the scripts' strings", 0, 0);
 	if (site->nchapters > 0)
 		S_output_add(&o, OUTPUT_GUIDE_CONTENTS, "the guide's contents page", 0, 0);
 	/* serve writes none of these, but checks as a build would. */

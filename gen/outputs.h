@@ -20,6 +20,8 @@
  */
 /* The search index's file below out/ (search.h), a name the theme's pages load. */
 #define OUTPUT_SEARCH_INDEX "assets/search-index.js"
+/* The learner's strings for the scripts (lang.h), a name the theme's pages load. */
+#define OUTPUT_STRINGS "assets/strings.js"
 /* The guide's contents page, written when the guide has a chapter. */
 #define OUTPUT_GUIDE_CONTENTS "guide/index.html"
 /* What a build to host writes for offline use (offline.h), below out/. */

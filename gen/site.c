@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "index.h"
+#include "lang.h"
 #include "pool.h"
 #include "util.h"
 
@@ -245,6 +246,7 @@ site_load(struct site *site, const char *root, const struct site_options *opt,
 	free(toml_path);
 	if (opt && opt->print)
 		config_apply_print(&site->cfg.print, opt->print);
+	site->lang = lang_load(root, &site->cfg, dl);
 
 	site->jobs = opt && opt->jobs > 0 ? opt->jobs : pool_default_threads();
 	content_dir = path_join(root, "content");
@@ -405,6 +407,7 @@ site_free(struct site *site)
 {
 	size_t i;
 
+	lang_free(site->lang);
 	for (i = 0; i < site->ntests; i++)
 		quiz_test_free(site->tests[i]);
 	free(site->tests);

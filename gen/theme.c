@@ -25,6 +25,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 
+#include "lang.h"
 #include "links.h"
 #include "util.h"
 
@@ -285,18 +286,6 @@ S_is_set(const struct tval *tv)
 
 /* ---- locating and loading -------------------------------------------- */
 
-static char *
-S_exe_dir(void)
-{
-	char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	if (n <= 0)
-		return NULL;
-	path[n] = '\0';
-	return path_dirname(path);
-}
-
 static int
 S_name_ok(const char *name)
 {
@@ -324,15 +313,16 @@ S_check_template(xmlDocPtr doc, const char *file, struct diag_list *dl)
 				rest = an + strlen(ATTR_PREFIX);
 				if (strcmp(rest, "slot") != 0 && strcmp(rest, "if") != 0 &&
 				    strcmp(rest, "replace") != 0 &&
-				    strcmp(rest, "repeat") != 0 &&
-				    !(strncmp(rest, "attr-", 5) == 0 && rest[5] != '\0')) {
+				    strcmp(rest, "repeat") != 0 && strcmp(rest, "t") != 0 &&
+				    !(strncmp(rest, "attr-", 5) == 0 && rest[5] != '\0') &&
+				    !(strncmp(rest, "t-", 2) == 0 && rest[2] != '\0')) {
 					diag_error(dl, file, (int)xmlGetLineNo(n), 0,
 					    "unknown template attribute \"%s\" (see the theme README)", an);
 					rc = -1;
 					continue;
 				}
 				/* Script and style content is written raw: no value goes there. */
-				if (strcmp(rest, "slot") == 0 && (xmlStrcasecmp(n->name, (const xmlChar *)"script") == 0 ||
+				if ((strcmp(rest, "slot") == 0 || strcmp(rest, "t") == 0) && (xmlStrcasecmp(n->name, (const xmlChar *)"script") == 0 ||
 				    xmlStrcasecmp(n->name, (const xmlChar *)"style") == 0)) {
 					diag_error(dl, file, (int)xmlGetLineNo(n), 0,
 					    "template attribute \"%s\" on <%s>: values may not fill a script or style",
@@ -341,8 +331,10 @@ S_check_template(xmlDocPtr doc, const char *file, struct diag_list *dl)
 					continue;
 				}
 				/* Content in a script context would run: values fill no such attribute. */
-				if (strncmp(rest, "attr-", 5) == 0 && (strncasecmp(rest + 5, "on", 2) == 0 ||
-				    strcasecmp(rest + 5, "style") == 0 || strcasecmp(rest + 5, "srcdoc") == 0)) {
+				if ((strncmp(rest, "attr-", 5) == 0 || strncmp(rest, "t-", 2) == 0) &&
+				    (strncasecmp(strchr(rest, '-') + 1, "on", 2) == 0 ||
+				    strcasecmp(strchr(rest, '-') + 1, "style") == 0 ||
+				    strcasecmp(strchr(rest, '-') + 1, "srcdoc") == 0)) {
 					diag_error(dl, file, (int)xmlGetLineNo(n), 0,
 					    "template attribute \"%s\": values may not fill event handlers, "
 					    "style or srcdoc", an);
@@ -383,7 +375,7 @@ static const struct tname S_nav_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "current", NULL }, { NULL, NULL },
 };
 static const struct tname S_common_names[] = {
-	{ "lang", NULL }, { "site-title", NULL }, { "site-id", NULL }, { "title", NULL },
+	{ "lang", NULL }, { "dir", NULL }, { "site-title", NULL }, { "site-id", NULL }, { "title", NULL },
 	{ "page-title", NULL },
 	{ "description", NULL }, { "body-class", NULL }, { "page-home", NULL },
 	{ "page-test", NULL }, { "page-deck", NULL }, { "page-chapter", NULL },
@@ -825,11 +817,58 @@ S_shown(const char *site_root, const char *path)
 }
 
 /*
+ * Puts the strings in: data-qd-t="key" becomes the element's text, and
+ * data-qd-t-ATTR="key" attribute ATTR, in the site's language, once at
+ * load; no page pays for them. A key no table has is a warning at its
+ * line, and the template's own text stays.
+ */
+static void
+S_translate(xmlDocPtr doc, const struct lang *lang, const char *file, struct diag_list *dl)
+{
+	xmlNodePtr n = xmlDocGetRootElement(doc);
+	size_t plen = strlen(ATTR_PREFIX);
+
+	while (n) {
+		xmlAttrPtr a, next;
+
+		if (n->type != XML_ELEMENT_NODE) {
+			n = theme_next_node(n, NULL);
+			continue;
+		}
+		for (a = n->properties; a; a = next) {
+			const char *an = (const char *)a->name;
+			xmlChar *key;
+
+			next = a->next;
+			if (strncmp(an, ATTR_PREFIX, plen) != 0 || an[plen] != 't' ||
+			    (an[plen + 1] != '\0' && an[plen + 1] != '-'))
+				continue;
+			key = xmlNodeGetContent((xmlNodePtr)a);
+			if (key == NULL || !lang_has(lang, (const char *)key))
+				diag_warning(dl, file, (int)xmlGetLineNo(n), 0,
+				    "no string is called \"%s\" (i18n/en.toml lists every string); "
+				    "the template's own text stays", key ? (const char *)key : "");
+			else if (an[plen + 1] == '\0') {
+				xmlFreeNodeList(n->children);
+				n->children = n->last = NULL;
+				xmlAddChild(n, xmlNewDocText(doc, (const xmlChar *)lang_get(lang, (const char *)key)));
+			} else
+				xmlSetProp(n, (const xmlChar *)an + plen + 2,
+				    (const xmlChar *)lang_get(lang, (const char *)key));
+			xmlFree(key);
+			xmlRemoveProp(a);
+		}
+		n = theme_next_node(n, NULL);
+	}
+}
+
+/*
  * Reads and parses the template at path, filled for part (THEME_NPARTS:
- * page.html); diagnostics name it `file`.
+ * page.html), with lang's strings; diagnostics name it `file`.
  */
 static xmlDocPtr
-S_parse_template(const char *path, const char *file, int part, struct diag_list *dl)
+S_parse_template(const char *path, const char *file, int part, const struct lang *lang,
+    struct diag_list *dl)
 {
 	xmlDocPtr doc = NULL;
 	char *data = NULL;
@@ -839,8 +878,10 @@ S_parse_template(const char *path, const char *file, int part, struct diag_list 
 		diag_error(dl, file, 0, 0, "cannot read the template: %s", strerror(errno));
 		goto out;
 	}
-	if ((doc = theme_parse(data, len, file, dl)) != NULL)
+	if ((doc = theme_parse(data, len, file, dl)) != NULL) {
+		S_translate(doc, lang, file, dl);
 		S_check_names(doc, data, len, file, part, dl);
+	}
 out:
 	free(data);
 	return doc;
@@ -848,11 +889,11 @@ out:
 
 int
 theme_load(struct theme *t, const char *site_root, const char *name,
-    struct diag_list *dl)
+    const struct lang *lang, struct diag_list *dl)
 {
 	char *cand[5] = { NULL, NULL, NULL, NULL, NULL };
-	char *exe = NULL, *rel = NULL, *path = NULL;
-	size_t i, ncand = 0;
+	char *rel = NULL, *path = NULL, **inst;
+	size_t i, ncand = 0, ninst;
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
@@ -863,22 +904,11 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 		goto out;
 	}
 	rel = path_join("themes", name);
+	inst = install_dirs(rel, &ninst);
 	cand[ncand++] = path_join(site_root, rel);
-	if ((exe = S_exe_dir()) != NULL) {
-		char *share = path_join(exe, "../share/quizdeck");
-
-		char *up1 = path_join(exe, "..");
-		char *up2 = path_join(exe, "../..");
-
-		/* Installed: <prefix>/bin and <prefix>/share/quizdeck; in the source tree: beside it or two up (build/asan/). */
-		cand[ncand++] = path_join(share, rel);
-		cand[ncand++] = path_join(exe, rel);
-		cand[ncand++] = path_join(up1, rel);
-		cand[ncand++] = path_join(up2, rel);
-		free(share);
-		free(up1);
-		free(up2);
-	}
+	for (i = 0; i < ninst; i++)
+		cand[ncand++] = inst[i];
+	free(inst);
 	for (i = 0; i < ncand; i++) {
 		char *page = path_join(cand[i], "templates/page.html");
 		int found = path_is_file(page);
@@ -901,7 +931,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 		goto out;
 	}
 	path = path_join(t->dir, "templates/page.html");
-	if ((t->page = S_parse_template(path, S_shown(site_root, path), THEME_NPARTS, dl)) == NULL)
+	if ((t->page = S_parse_template(path, S_shown(site_root, path), THEME_NPARTS, lang, dl)) == NULL)
 		goto out;
 	rc = 0;
 	for (i = 0; i < THEME_NPARTS; i++) {
@@ -914,7 +944,7 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 			    "theme \"%s\" has no %s.html template", name, S_part_names[i]);
 			rc = -1;
 		} else if ((t->parts[i] = S_parse_template(t->part_files[i],
-		    S_shown(site_root, t->part_files[i]), (int)i, dl)) == NULL)
+		    S_shown(site_root, t->part_files[i]), (int)i, lang, dl)) == NULL)
 			rc = -1;
 		else {
 			size_t cap = 0;
@@ -928,7 +958,6 @@ theme_load(struct theme *t, const char *site_root, const char *name,
 out:
 	for (i = 0; i < ncand; i++)
 		free(cand[i]);
-	free(exe);
 	free(rel);
 	free(path);
 	/* What loaded before the failure goes: the caller has nothing to free. */

@@ -40,12 +40,13 @@ struct theme {
 
 /*
  * Finds theme `name` in <site_root>/themes/, then beside the quizdeck
- * executable (its folder's themes/, then ../share/quizdeck/themes/), and
- * parses its templates. Returns 0, or -1 with a diagnostic for each
+ * executable (install_dirs), and parses its templates, with the strings
+ * of lang put in where they name them (data-qd-t). Returns 0, or -1 with a diagnostic for each
  * thing wrong (t is then empty: nothing to free).
  */
+struct lang;
 int theme_load(struct theme *t, const char *site_root, const char *name,
-    struct diag_list *dl);
+    const struct lang *lang, struct diag_list *dl);
 void theme_free(struct theme *t);
 /*
  * Parses one template from memory and checks its data-qd-* attributes

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef __GLIBC__
+#include <limits.h>
 #include <malloc.h>
 #endif
 #include <string.h>
@@ -383,6 +384,30 @@ path_dirname(const char *p)
 	if (slash == NULL)
 		return xstrdup("");
 	return xstrndup(p, (size_t)(slash - p));
+}
+
+char **
+install_dirs(const char *rel, size_t *n)
+{
+	static const char *const up[] = { "../share/quizdeck", ".", "..", "../.." };
+	char path[PATH_MAX], *exe, **v;
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	size_t i;
+
+	*n = 0;
+	v = xcalloc(4, sizeof(*v));
+	if (len <= 0)
+		return v;
+	path[len] = '\0';
+	exe = path_dirname(path);
+	for (i = 0; i < 4; i++) {
+		char *dir = strcmp(up[i], ".") == 0 ? xstrdup(exe) : path_join(exe, up[i]);
+
+		v[(*n)++] = path_join(dir, rel);
+		free(dir);
+	}
+	free(exe);
+	return v;
 }
 
 const char *

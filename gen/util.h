@@ -87,6 +87,14 @@ int utf8_validate(const char *s, size_t n, int *line, int *col);
 char *path_join(const char *a, const char *b);
 /* The directory part of a relative path ("" for a bare name). */
 char *path_dirname(const char *p);
+/*
+ * Where quizdeck's own data folder `rel` ("themes/default", "i18n") may
+ * be, in the order to look: installed (<prefix>/share/quizdeck/rel
+ * beside <prefix>/bin), then in the source tree beside the executable,
+ * one up and two up (build/asan/). Sets *n (at most 4; 0 when the
+ * executable's path is unknown); the caller frees each and the array.
+ */
+char **install_dirs(const char *rel, size_t *n);
 /* The last component of p. Points into p. */
 const char *path_basename(const char *p);
 /*

@@ -17,7 +17,7 @@ import sys
 # Lowest first. Read: a module calls only modules on its row or above it.
 LAYERS = [
     ("support", {"util", "diag", "pool", "toml", "cache", "htmlmd"}),
-    ("load", {"config", "content", "markdown"}),
+    ("load", {"config", "content", "markdown", "lang"}),
     ("index", {"answer", "model", "quiz", "deck", "guide", "site", "cloze"}),
     ("link", {"links", "outputs"}),
     ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image", "flow"}),

@@ -12,7 +12,7 @@ set -eu
 build_pkgs="pkg-config gcc make libcmark-gfm-dev libcmark-gfm-extensions-dev
 libxml2-dev libcairo2-dev libpango1.0-dev libfontconfig-dev libmicrohttpd-dev
 libsqlite3-dev libzip-dev librsvg2-dev libgdk-pixbuf-2.0-dev libhyphen-dev
-hyphen-en-us
+hyphen-en-us hyphen-de
 fonts-noto-core fonts-noto-mono fonts-dejavu-core"
 test_pkgs="clang libclang-rt-14-dev poppler-utils chromium nodejs npm
 fonts-noto-cjk python3 valgrind mandoc"

@@ -19,7 +19,9 @@
 
 #include <libxml/HTMLparser.h>
 
+#include "config.h"
 #include "diag.h"
+#include "lang.h"
 #include "links.h"
 #include "theme.h"
 #include "util.h"
@@ -103,6 +105,9 @@ S_check(const char *html, size_t len)
 		xmlFreeDoc(doc);
 }
 
+/* Loaded once, kept for the process. */
+static struct lang *lang;
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -116,6 +121,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int k;
 
 	diag_init(&dl);
+	if (lang == NULL) {
+		/* quizdeck's own strings (found beside the fuzz program), for the templates' data-qd-t. */
+		struct config cfg;
+
+		config_defaults(&cfg);
+		lang = lang_load(fz_site_dir(), &cfg, &dl);
+		config_free(&cfg);
+	}
 	memset(&t, 0, sizeof(t));
 	/* Parsed on their own first (theme_parse), then loaded as a theme from tmpfs. */
 	page = theme_parse(in, plen, "page.html", &dl);
@@ -134,7 +147,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz_put(rel, in, plen);
 		free(rel);
 	}
-	if (page && part && theme_load(&t, fz_site_dir(), "fz", &dl) == 0) {
+	if (page && part && theme_load(&t, fz_site_dir(), "fz", lang, &dl) == 0) {
 		v = S_values();
 		for (k = 0; k < THEME_NPARTS; k++) {
 			struct buf out;

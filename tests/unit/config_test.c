@@ -161,7 +161,7 @@ static const struct bad_case bad[] = {
 	{ "[quiz]\nseconds = { easy = 30, tricky = 5 }\n", 2, 24, "unknown key \"quiz.seconds.tricky\" in site.toml: [quiz.seconds] takes easy, medium or hard" },
 	{ "[quiz]\nseconds = { meduim = 5 }\n", 2, 13, "unknown key \"quiz.seconds.meduim\" in site.toml; did you mean \"quiz.seconds.medium\"?" },
 	{ "[quiz]\nlength = 3\n", 2, 1, "unknown key \"quiz.length\" in site.toml: [quiz] takes questions, reveal, seconds or pass_mark" },
-	{ "colour = \"red\"\n", 1, 1, "unknown key \"colour\" in site.toml: the top level takes title, description, language, author, base_url, theme, quiz, markdown, print or limits" },
+	{ "colour = \"red\"\n", 1, 1, "unknown key \"colour\" in site.toml: the top level takes title, description, language, author, base_url, theme, site_id, quiz, markdown, print, strings or limits" },
 	{ "[print]\ncutmarks = \"none\"\n", 2, 1, "unknown key \"print.cutmarks\" in site.toml; did you mean \"print.cut_marks\"?" },
 	{ "[print]\ncard = \"tarrot\"\n", 2, 8, "\"card\": unknown card size \"tarrot\" (a7, a6, a8, index-3x5, index-4x6, index-5x8, business, poker, tarot, or \"WxHmm\"); did you mean \"tarot\"?" },
 	{ "[print]\nduplex = \"shortedge\"\n", 2, 10, "\"duplex\" must be long-edge, short-edge, fold or single, not \"shortedge\"; did you mean \"short-edge\"?" },

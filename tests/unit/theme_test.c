@@ -13,6 +13,8 @@
 #include <libxml/parserInternals.h>
 
 #include "check.h"
+#include "config.h"
+#include "lang.h"
 #include "theme.h"
 #include "util.h"
 
@@ -23,6 +25,9 @@
  * the same template) with values v, for a page at page_url; NULL when it
  * writes none, with the first diagnostic in *msg if msg.
  */
+/* No strings: the templates under test name none. */
+static struct lang *S_lang;
+
 static char *
 S_render(const char *frame, const char *part, const struct tvars *v, const char *page_url,
     char **msg)
@@ -452,14 +457,14 @@ S_check_load_errors(void)
 		exit(2);
 	}
 	diag_init(&dl);
-	rc = theme_load(&t, root, "../x", &dl);
+	rc = theme_load(&t, root, "../x", S_lang, &dl);
 	CHECK(rc == -1 && dl.len == 1 && strstr(dl.v[0].message, "a theme is named by its folder") != NULL,
 	    "a name that is a path is refused");
 	CHECK(t.name == NULL && t.page == NULL, "and nothing is left to free");
 	diag_free(&dl);
 
 	diag_init(&dl);
-	rc = theme_load(&t, root, "none", &dl);
+	rc = theme_load(&t, root, "none", S_lang, &dl);
 	CHECK(rc == -1 && dl.len == 1 && strstr(dl.v[0].message, "theme \"none\" not found: no templates/page.html in ") != NULL,
 	    "a theme found nowhere names where it was looked for");
 	diag_free(&dl);
@@ -474,7 +479,7 @@ S_check_load_errors(void)
 		free(path);
 	}
 	diag_init(&dl);
-	rc = theme_load(&t, root, "t", &dl);
+	rc = theme_load(&t, root, "t", S_lang, &dl);
 	diag_sort(&dl);
 	got = diag_join(&dl);
 	CHECK(rc == -1, "a theme with a template missing and one wrong does not load");
@@ -518,7 +523,7 @@ S_load_diags(const char *frame, const char *part, const char *test)
 		free(path);
 	}
 	diag_init(&dl);
-	if (theme_load(&t, root, "t", &dl) == 0)
+	if (theme_load(&t, root, "t", S_lang, &dl) == 0)
 		theme_free(&t);
 	diag_sort(&dl);
 	got = diag_join(&dl);
@@ -582,6 +587,8 @@ S_check_value_names(void)
 		  "no page has it, so the element is always left out; did you mean \"nav\"?" },
 	};
 	struct diag_list dl;
+	struct config cfg;
+	struct lang *lang;
 	struct theme t;
 	size_t i;
 	char *got;
@@ -595,8 +602,12 @@ S_check_value_names(void)
 	}
 	/* The default theme (tests run from the top of the source tree): the table has every name it uses. */
 	diag_init(&dl);
-	rc = theme_load(&t, ".", "default", &dl);
+	config_defaults(&cfg);
+	lang = lang_load(".", &cfg, &dl);
+	rc = theme_load(&t, ".", "default", lang, &dl);
 	got = diag_join(&dl);
+	lang_free(lang);
+	config_free(&cfg);
 	CHECK(rc == 0, "the default theme loads");
 	CHECK_STR(got, "", "the default theme names only values its pages have");
 	free(got);
@@ -609,6 +620,7 @@ int
 main(void)
 {
 	xmlInitParser();
+	S_lang = lang_empty();
 	S_check_load_errors();
 	S_check_value_names();
 	S_check_rules();
@@ -617,6 +629,7 @@ main(void)
 	S_check_meta();
 	S_check_writer();
 	S_check_nodes();
+	lang_free(S_lang);
 	xmlCleanupParser();
 	return check_finish();
 }
