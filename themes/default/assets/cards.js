@@ -63,6 +63,11 @@
 (function () {
 	'use strict';
 
+	/* Whether the page is written right to left (page.html's <html dir>). */
+	function isRtl() {
+		return document.documentElement.getAttribute('dir') === 'rtl';
+	}
+
 	/* ---- the scheduler: FSRS-6, a pure block (no DOM, no storage) ---- */
 
 	var Scheduler = (function () {
@@ -667,8 +672,9 @@
 			var dx = e.clientX - start.x, dy = e.clientY - start.y;
 			start = null;
 			if (Math.abs(dx) < SWIPE || Math.abs(dx) < 2 * Math.abs(dy)) return;
-			/* Browsers send no click after a finger moved this far, so the card does not also flip. */
-			self.move(dx < 0 ? 1 : -1);
+			/* Browsers send no click after a finger moved this far, so the card does not also flip.
+			 * Right to left, the next card lies to the left: a swipe to the right brings it. */
+			self.move((dx < 0) !== isRtl() ? 1 : -1);
 		});
 	};
 
@@ -1000,12 +1006,10 @@
 			if (onControl) return;
 			e.preventDefault();
 			this.flip();
-		} else if (e.key === 'ArrowRight') {
+		} else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+			/* Next lies the way the page reads: to the right, or to the left in a right-to-left page. */
 			e.preventDefault();
-			this.move(1);
-		} else if (e.key === 'ArrowLeft') {
-			e.preventDefault();
-			this.move(-1);
+			this.move((e.key === 'ArrowRight') !== isRtl() ? 1 : -1);
 		} else if (grade > 0) {
 			e.preventDefault();
 			this.rate(grade);
