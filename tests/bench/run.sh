@@ -420,7 +420,7 @@ END {
 		printf "%-44s %8.0f   %s\n", "one deck PDF cards/s (" ncards["deck"] " cards)", ncards["deck"] / med["deck.pdf"], "(for scale)"
 	for (i = 1; i <= n; i++) {
 		k = order[i]
-		if (k ~ /^(pages|bank|deck)(-10)?\.(build|html|pdf|book)$/ && !(k in failed)) {
+		if (k ~ /^(pages|bank|deck)(-10)?\.(build|html|pdf)$/ && !(k in failed)) {
 			base = k; sub(/-10\..*/, "", base); sub(/\..*/, "", base)
 			corp = k; sub(/\..*/, "", corp)
 			if (peak[k] != "-" && (corp in src)) {
