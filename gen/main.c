@@ -525,10 +525,11 @@ S_load(struct site *site, const struct cli *cli, struct diag_list *dl)
 	return dl->errors > errors ? -1 : 0;
 }
 
+/* The output folder, as build_begin names what goes beside it (path_trim_dir). */
 static char *
 S_outdir(const struct cli *cli)
 {
-	return cli->out ? xstrdup(cli->out) : path_join(cli->dir, "out");
+	return cli->out ? path_trim_dir(cli->out) : path_join(cli->dir, "out");
 }
 
 /*

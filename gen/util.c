@@ -458,6 +458,16 @@ out:
 	return res;
 }
 
+char *
+path_trim_dir(const char *p)
+{
+	size_t n = strlen(p);
+
+	while (n > 1 && (p[n - 1] == '/' || (p[n - 1] == '.' && p[n - 2] == '/')))
+		n--;
+	return xstrndup(p, n);
+}
+
 void
 path_relative_put(struct buf *b, const char *from, const char *to, size_t to_len)
 {

@@ -102,6 +102,12 @@ const char *path_basename(const char *p);
  * and folds "x/..". Returns NULL if the path climbs above its root.
  */
 char *path_normalize(const char *p);
+/*
+ * A folder's path without the trailing slashes and "/." that name the
+ * same folder ("out/" and "out/." are "out"; "/" stays): a name to add
+ * a suffix to (out.staging-N beside out, not inside it).
+ */
+char *path_trim_dir(const char *p);
 /* The relative URL that leads from page `from` to `to` (both relative to the output root). */
 char *path_relative(const char *from, const char *to);
 /* path_relative(from, the first to_len bytes of to), appended to b. */

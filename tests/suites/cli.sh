@@ -178,6 +178,18 @@ expect "-q is not check's" 2 $Q -C "$tmp/site" check -q
 expect "a failed build prints no summary" 1 $Q -C "$ov" build --strict -o "$tmp/ov-out"
 [ ! -s "$tmp/out" ] && echo "ok cli and no summary" || echo "not ok cli and no summary: $(head -c 300 "$tmp/out")"
 
+# An output folder written with a trailing slash (or "/.") is the same
+# folder: its staging goes beside it, never inside it.
+expect "build -o OUT/ builds" 0 $Q -C "$tmp/site" build -q -o "$tmp/slash-out/"
+[ -f "$tmp/slash-out/index.html" ] && echo "ok cli into OUT" || echo "not ok cli into OUT: no index.html"
+expect "and again over the last one" 0 $Q -C "$tmp/site" build -q -o "$tmp/slash-out//"
+[ -z "$(ls -A "$tmp/slash-out" | grep -F staging)" ] && [ -z "$(ls "$tmp" | grep -F slash-out.)" ] &&
+	echo "ok cli leaving no staging folder" || echo "not ok cli leaving no staging folder: $(ls -A "$tmp" "$tmp/slash-out")"
+expect "print -o OUT/. prints" 0 $Q -C "$tmp/site" print -o "$tmp/slash-print/."
+grep_in "naming the folder once" "$tmp/out" "into $tmp/slash-print/print in "
+expect "export -o OUT/ exports" 0 $Q -C "$tmp/site" export -q -o "$tmp/slash-export/" csv
+ls "$tmp/slash-export/export/"*.csv >/dev/null 2>&1 && echo "ok cli into OUT/export" || echo "not ok cli into OUT/export: $(ls -R "$tmp/slash-export" 2>&1 | head -c 300)"
+
 # new: a .gitignore for what build writes.
 same "new writes a .gitignore for out/" "$tmp/site/.gitignore" "/out/
 /out.staging-*/

@@ -9,7 +9,8 @@
  *     is written (fuzz_template: a NULL read);
  *   - rendering (render.c): a broken relative link is not emitted as
  *     written (fuzz_links), an unsafe one keeps its words only;
- *   - URLs of odd file names (url_encode_path), names compared as a
+ *   - URLs of odd file names (url_encode_path), an output folder named
+ *     with a trailing slash (path_trim_dir: its staging went inside it), names compared as a
  *     disk that ignores case or normalises Unicode does (md_casefold,
  *     md_fold_difference), what counts as external;
  *   - limits: a file over [limits] max_file_size is not read; one over
@@ -283,6 +284,21 @@ test_urls(void)
 	    "CAF\xc3\x89 and cafe\xcc\x81 differ in both");
 	CHECK_INT(md_fold_difference("A\xff/x", 3, "a\xff/y", 3), MD_FOLD_CASE,
 	    "a stray byte is kept, and only the lengths given are compared");
+
+	/* An output folder's name, to put out.staging-N beside it (-o out/ made it inside). */
+	{
+		static const char *const dirs[][2] = {
+			{ "out", "out" }, { "out/", "out" }, { "/tmp/x//", "/tmp/x" }, { "out/.", "out" },
+			{ "out/./", "out" }, { "/", "/" }, { "//", "/" }, { "/.", "/" }, { ".", "." },
+			{ "./", "." }, { "a./", "a." }, { "a/..", "a/.." }, { "", "" },
+		};
+
+		for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+			s = path_trim_dir(dirs[i][0]);
+			CHECK_STR(s, dirs[i][1], "path_trim_dir \"%s\"", dirs[i][0]);
+			free(s);
+		}
+	}
 }
 
 /* ---- limits and collisions ------------------------------------------- */
