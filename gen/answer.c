@@ -55,11 +55,56 @@ S_digits(const char *p)
 	return n;
 }
 
+/*
+ * The length of a space that may group digits at p (a space, U+00A0
+ * NO-BREAK SPACE, U+2009 THIN SPACE, U+202F NARROW NO-BREAK SPACE), or 0.
+ */
+static size_t
+S_group_space(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (u[0] == ' ')
+		return 1;
+	if (u[0] == 0xc2 && u[1] == 0xa0)
+		return 2;
+	if (u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0x89 || u[2] == 0xaf))
+		return 3;
+	return 0;
+}
+
+/*
+ * The whole part of a number at p: digits, grouped in threes after the
+ * first one to three ("10 000", "1 234 567") or not grouped at all. Its
+ * digits go to text, which has room for cap; *len gets the bytes read
+ * and *ndigits the digits written. Returns -1 when they do not fit.
+ */
+static int
+S_whole(const char *p, char *text, size_t cap, size_t *len, size_t *ndigits)
+{
+	size_t i = S_digits(p), n = i, sp;
+
+	if (n >= cap)
+		return -1;
+	memcpy(text, p, n);
+	if (n >= 1 && n <= 3)
+		while ((sp = S_group_space(p + i)) > 0 && S_digits(p + i + sp) == 3) {
+			if (n + 3 >= cap)
+				return -1;
+			memcpy(text + n, p + i + sp, 3);
+			n += 3;
+			i += sp + 3;
+		}
+	*len = i;
+	*ndigits = n;
+	return 0;
+}
+
 size_t
 answer_scan_number(const char *s, int decimal_comma, double *v)
 {
 	char text[128];
-	size_t i = 0, n = 0, whole, frac = 0, e;
+	size_t i = 0, n = 0, whole, len, frac = 0, e;
 	int neg = 0;
 
 	if (s[0] == '+' || s[0] == '-') {
@@ -69,14 +114,12 @@ answer_scan_number(const char *s, int decimal_comma, double *v)
 		neg = 1;           /* U+2212 MINUS SIGN */
 		i = 3;
 	}
-	whole = S_digits(s + i);
 	if (neg)
 		text[n++] = '-';
-	if (whole >= sizeof(text) - 8)
+	if (S_whole(s + i, text + n, sizeof(text) - 8 - n, &len, &whole) == -1)
 		return 0;
-	memcpy(text + n, s + i, whole);
 	n += whole;
-	i += whole;
+	i += len;
 	if (s[i] == '.' || (decimal_comma && s[i] == ',')) {
 		frac = S_digits(s + i + 1);
 		if (frac > 0 && n + frac + 2 < sizeof(text) - 8) {
@@ -173,6 +216,27 @@ answer_parse_number(const char *s, struct answer_number *out, char *why, size_t 
 	}
 	S_fill(out, v, tol, u, ue);
 	return 1;
+}
+
+int
+answer_number_split(const char *s)
+{
+	const char *p = S_skip_space(s);
+	size_t n, sp;
+	double v;
+
+	if ((n = answer_scan_number(p, 0, &v)) == 0)
+		return 0;
+	p += n;
+	if (*p == '\t')
+		sp = 1;
+	else if ((sp = S_group_space(p)) == 0)
+		return 0;
+	while (sp > 0) {
+		p += sp;
+		sp = *p == '\t' ? 1 : S_group_space(p);
+	}
+	return *p >= '0' && *p <= '9';
 }
 
 int

@@ -11,8 +11,10 @@
  *
  * number: an optional sign (+, - or U+2212), digits with an optional
  * decimal point, or a point and digits (.2), and an optional exponent
- * (2e-1). No thousands separators; the source takes a decimal point
- * whatever the site's language. unit: one word of no spaces that does
+ * (2e-1). The whole part may be grouped in threes by a space, a
+ * no-break space, a thin space or a narrow no-break space ("10 000",
+ * "1 234 567.5"); no other thousands separator. The source takes a
+ * decimal point whatever the site's language. unit: one word of no spaces that does
  * not start with a digit ("GB", "ms", "%", "GB/s"). `+/-` and `+-` may
  * stand for `±`. A tolerance without a unit is in the answer's unit; a
  * tolerance in % is relative (5 % of the value), except after an answer
@@ -45,6 +47,13 @@ int answer_parse_number(const char *s, struct answer_number *out, char *why, siz
  * separator too (a learner's input where the language writes one).
  */
 size_t answer_scan_number(const char *s, int decimal_comma, double *v);
+
+/*
+ * 1 when s, not a number answer, starts with a number that a space cuts
+ * short ("1000 000", "2 3", "10 00"): read as text, it is likely a
+ * number written with a space where none is read.
+ */
+int answer_number_split(const char *s);
 
 /* Whether the language tag's language writes a decimal comma ("de", "pt-BR"; not "de-CH"). */
 int answer_decimal_comma(const char *language);

@@ -248,12 +248,27 @@ S_kind_name(enum answer_kind k)
 	return names[k];
 }
 
+/* 1 when the paragraph's source starts with `\=`: an ordinary option showing "=". */
+static int
+S_escaped_equals(struct doc *d, cmark_node *para)
+{
+	const char *l;
+	size_t len;
+	int line, col;
+
+	doc_node_pos(d, para, &line, &col);
+	if (line <= 0 || col <= 0 || (l = doc_line(d, line, &len)) == NULL)
+		return 0;
+	return (size_t)col + 1 <= len && l[col - 1] == '\\' && l[col] == '=';
+}
+
 /*
  * The text after item's `=` with the spaces around it trimmed, or NULL
- * when the item's first block is not a paragraph starting with `=`.
+ * when the item's first block is not a paragraph starting with `=` as
+ * written (`\=` is an ordinary option's "=").
  */
 static char *
-S_typed_text(cmark_node *item)
+S_typed_text(struct doc *d, cmark_node *item)
 {
 	cmark_node *para = cmark_node_first_child(item);
 	char *t, *s, *e;
@@ -261,7 +276,7 @@ S_typed_text(cmark_node *item)
 	if (para == NULL || cmark_node_get_type(para) != CMARK_NODE_PARAGRAPH)
 		return NULL;
 	t = md_plain_text(para);
-	if (t[0] != '=') {
+	if (t[0] != '=' || S_escaped_equals(d, para)) {
 		free(t);
 		return NULL;
 	}
@@ -333,8 +348,15 @@ S_typed_option(struct doc *d, struct question *q, size_t i, cmark_node *item, ch
 		*bad = 1;
 		return ANSWER_NUMBER;
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		if (answer_number_split(text))
+			diag_warning(dl, file, o->line, o->col,
+			    "option %zu of question \"%s\", = %s, is read as a text answer: a space inside a "
+			    "number is read only between groups of three digits (10 000 or 10000 for ten "
+			    "thousand); write the number so, or mark the heading .exact to compare it as text",
+			    i + 1, q->id, text);
 		return ANSWER_TEXT;
+	}
 	o->min = num.min;
 	o->max = num.max;
 	o->unit = num.unit;
@@ -358,7 +380,7 @@ S_typed_answers(struct doc *d, struct question *q, const struct question_nodes *
 	int typed = 0, bad = 0;
 
 	for (i = 0; i < q->noptions; i++)
-		ntyped += (texts[i] = S_typed_text(qn->options[i].item)) != NULL;
+		ntyped += (texts[i] = S_typed_text(d, qn->options[i].item)) != NULL;
 	if (ntyped == 0)
 		goto out;
 	typed = 1;
@@ -368,10 +390,10 @@ S_typed_answers(struct doc *d, struct question *q, const struct question_nodes *
 				diag_error(dl, file, q->options[i].line, q->options[i].col,
 				    texts[i] ? "option %zu of question \"%s\" starts with = but option 1 does not: "
 				    "a question takes typed answers (every option - [x] = ...) or choices (none "
-				    "starting with =), not both" :
+				    "starting with =), not both; a choice that starts with = is written \\=" :
 				    "option %zu of question \"%s\" does not start with = but option 1 does: "
 				    "a question takes typed answers (every option - [x] = ...) or choices (none "
-				    "starting with =), not both", i + 1, q->id);
+				    "starting with =), not both; a choice that starts with = is written \\=", i + 1, q->id);
 		goto out;
 	}
 	for (i = 0; i < q->noptions; i++) {

@@ -39,7 +39,15 @@ exports['typed answers: answer.js reads numbers, text and output as documented (
 	assert.deepEqual(n('0,2', true), [0.2, ''], 'a decimal comma where the language writes one');
 	assert.deepEqual(n('0.2', true), [0.2, ''], 'a point still reads where the language writes a comma');
 	assert.equal(n('1,000.5', true), null, 'no thousands separators');
-	assert.equal(n('10 000'), null, 'no spaces in a number');
+	assert.deepEqual(n('10 000'), [10000, ''], 'digits grouped in threes by a space');
+	assert.deepEqual(n('1\u00a0234\u2009567\u202f890,5 GB', true), [1234567890.5, 'GB'],
+		'by a no-break, thin or narrow no-break space');
+	assert.equal(n('1000 000'), null, 'a first group of four is not grouping');
+	assert.equal(n('10 00'), null, 'nor a group of two');
+	assert.equal(n('10 0000'), null, 'nor of four');
+	assert.equal(n('1  000'), null, 'nor two spaces');
+	assert.match(a.numberHelp(false), /^write it like 0\.25 or 2\.5e-1, in digits; .*\(10 000\)$/);
+	assert.match(a.numberHelp(true), /^write it like 0\.25, 0,25 or 2\.5e-1/);
 	assert.equal(n('1.2.3'), null);
 
 	const num = { kind: 'number', answers: [
@@ -53,6 +61,7 @@ exports['typed answers: answer.js reads numbers, text and output as documented (
 	assert.deepEqual(a.score(num, '28'), { right: false, match: 2, problem: null }, 'a foreseen wrong answer');
 	assert.deepEqual(a.score(num, 'lots'), { right: false, match: -1, problem: 'not-a-number' });
 	assert.deepEqual(a.score(num, '  '), { right: false, match: -1, problem: 'empty' });
+	assert.deepEqual(a.score(num, '14 000 MB'), { right: true, match: 1, problem: null }, 'grouped digits');
 	const third = { kind: 'number', answers: [{ correct: true, answer: '0.3', min: 0.3, max: 0.3, unit: '' }] };
 	assert.equal(a.score(third, '0.30000000000000004').right, true, 'rounding is not a wrong answer');
 

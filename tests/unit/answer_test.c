@@ -1,8 +1,9 @@
 /*
  * answer_test: typed answers' numbers as an author writes them after `=`
  * (answer_parse_number: the range accepted and the unit, or text, or a
- * mistake), a learner's number (answer_scan_number) and the languages
- * that write a decimal comma.
+ * mistake), a learner's number (answer_scan_number), digits grouped by
+ * spaces and a text answer that is a number cut by one
+ * (answer_number_split), and the languages that write a decimal comma.
  */
 #include <stdlib.h>
 
@@ -37,7 +38,16 @@ test_parse(void)
 		{ "git stash", 0, NULL, NULL },
 		{ "3 times a day", 0, NULL, NULL },
 		{ "1.2.3", 0, NULL, NULL },
-		{ "10 000", 0, NULL, NULL },
+		{ "10 000", 1, "10000..10000 ", NULL },               /* digits grouped in threes */
+		{ "1 234 567.5 GB", 1, "1234567.5..1234567.5 GB", NULL },
+		{ "10\xc2\xa0" "000", 1, "10000..10000 ", NULL },      /* U+00A0 NO-BREAK SPACE */
+		{ "10\xe2\x80\x89" "000", 1, "10000..10000 ", NULL },  /* U+2009 THIN SPACE */
+		{ "\xe2\x88\x92" "10\xe2\x80\xaf" "000 \xc2\xb1 1 500", 1, "-11500..-8500 ", NULL }, /* U+202F */
+		{ "1 000 \xc2\xb1 5 %", 1, "950..1050 ", NULL },
+		{ "1000 000", 0, NULL, NULL },                        /* a first group of four */
+		{ "10 00", 0, NULL, NULL },                           /* a group of two */
+		{ "10 0000", 0, NULL, NULL },                         /* a group of four */
+		{ "2 3", 0, NULL, NULL },
 		{ "0.2 \xc2\xb1 a bit", -1, NULL, "the tolerance after \xc2\xb1 is not a number" },
 		{ "0.2 \xc2\xb1 -0.1", -1, NULL, "the tolerance after \xc2\xb1 is not a number" },
 		{ "0.2 \xc2\xb1", -1, NULL, "the tolerance after \xc2\xb1 is not a number" },
@@ -82,6 +92,33 @@ test_scan(void)
 	CHECK_INT(answer_scan_number("1e", 0, &v), 1, "1e: the e without digits is not read");
 	CHECK_INT(answer_scan_number("-.5e+2x", 0, &v), 6, "-.5e+2 is read up to the x");
 	CHECK(v == -50, "-.5e+2 is -50 (%g)", v);
+	CHECK_INT(answer_scan_number("12 345,5", 1, &v), 8, "grouped, with a decimal comma");
+	CHECK(v == 12345.5, "12 345,5 is 12345.5 (%g)", v);
+	CHECK_INT(answer_scan_number("12 3456", 0, &v), 2, "a group of four is not read: 12, then the rest");
+	CHECK_INT(answer_scan_number("1 000GB", 0, &v), 5, "a unit straight after a group");
+	CHECK(v == 1000, "1 000GB is 1000 (%g)", v);
+	CHECK_INT(answer_scan_number("1  000", 0, &v), 1, "two spaces do not group");
+	CHECK_INT(answer_scan_number("1\t000", 0, &v), 1, "nor does a tab");
+}
+
+/* A text answer that is likely a number written with a space: a warning (quiz.c). */
+static void
+test_split(void)
+{
+	static const struct {
+		const char *text;
+		int split;
+	} cases[] = {
+		{ "1000 000", 1 }, { "10 00", 1 }, { "2 3", 1 }, { " 12 3456 GB", 1 }, { "5\t5", 1 },
+		{ "1 000", 0 },            /* a number answer, not text */
+		{ "3 times a day", 0 }, { "git stash", 0 }, { "Route 66", 0 }, { "", 0 },
+	};
+	size_t i;
+
+	CHECK_GROUP("split");
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		CHECK_INT(answer_number_split(cases[i].text), cases[i].split, "\"%s\" %s", cases[i].text,
+		    cases[i].split ? "is a number cut by a space" : "is not");
 }
 
 static void
@@ -103,6 +140,7 @@ main(void)
 {
 	test_parse();
 	test_scan();
+	test_split();
 	test_comma();
 	return check_finish();
 }

@@ -343,6 +343,44 @@ test_summary_singular(void)
 	fixture_end(&site, &dl);
 }
 
+/*
+ * What makes a typed answer: `\=` is an ordinary option showing "="
+ * (after front matter, and after any spaces), and a number's digits
+ * may be grouped in threes by spaces.
+ */
+static void
+test_typed_forms(void)
+{
+	struct site site;
+	struct diag_list dl;
+	struct test *t;
+	struct question *q;
+
+	CHECK_GROUP("typed forms");
+	fixture_begin();
+	fixture_put("content/quiz/ops.md",
+	    "+++\ntitle = \"Operators\"\n+++\n"
+	    "## Which operator assigns in C? {#assign}\n\n- [x] \\= assigns\n- [ ] \\== compares\n"
+	    "- [ ]   \\=== is JavaScript's\n\nOne.\n\n"
+	    "## How many steps? {#steps}\n\n- [x] = 10 000 \xc2\xb1 1 000\n- [ ]   = 1\xe2\x80\xaf" "000\n\nMany.\n");
+	fixture_load(&site, &dl);
+	CHECK_STR(fixture_diags(&dl), "", "no diagnostics");
+	t = S_test(&site, "ops");
+	q = t && t->ntopics == 1 && t->topics[0]->nquestions == 2 ? &t->topics[0]->questions[0] : NULL;
+	CHECK(q != NULL, "two questions");
+	if (q != NULL) {
+		CHECK_INT(q->kind, ANSWER_CHOICE, "\\= makes an ordinary option");
+		CHECK_INT(q->noptions, 3, "of three options");
+		q++;
+		CHECK_INT(q->kind, ANSWER_NUMBER, "= 10 000 is a number");
+		CHECK(q->noptions == 2 && q->options[0].min == 9000 && q->options[0].max == 11000,
+		    "10 000 \xc2\xb1 1 000 accepts 9000 to 11000");
+		CHECK(q->noptions == 2 && q->options[1].min == 1000 && !q->options[1].correct,
+		    "a narrow no-break space groups too");
+	}
+	fixture_end(&site, &dl);
+}
+
 /* Each mistake in a topic or deck, with its exact diagnostics. */
 static void
 test_mistakes(void)
@@ -608,6 +646,7 @@ main(void)
 {
 	test_structure();
 	test_summary_singular();
+	test_typed_forms();
 	test_mistakes();
 	test_chapter_sections();
 	test_question_links();

@@ -3,7 +3,8 @@
  * (quiz.js on a test page). It holds no state and touches no page:
  * quizdeckAnswer.fromArticle reads a typed question's answers from its
  * article, quizdeckAnswer.score scores what was typed against them, and
- * quizdeckAnswer.scoreChoice scores the options chosen.
+ * quizdeckAnswer.scoreChoice scores the options chosen; numberHelp
+ * says how to write a number it reads.
  *
  * The page carries everything needed, so scoring works offline: each
  * `ul.typed-answers > li` has data-correct and data-answer (the answer
@@ -15,7 +16,9 @@
  *    decimal point, or a point and digits (.2), an optional exponent
  *    (2e-1); where the page's question has data-decimal-comma (the
  *    site's language writes one) a comma is a decimal point too (0,2).
- *    No thousands separators. Then, optionally, the unit: it may be left
+ *    The whole part may be grouped in threes by a space, a no-break
+ *    space, a thin space or a narrow no-break space (10 000); no other
+ *    thousands separator. Then, optionally, the unit: it may be left
  *    out, but if typed it must be the answer's, exactly (no conversion).
  *    The value is right when it is in [min, max] (a margin of a
  *    billionth of the value allows for rounding).
@@ -32,7 +35,12 @@
 (function (root) {
 	'use strict';
 
-	var NUMBER = /^([+\-\u2212]?)(\d*)(?:([.,])(\d*))?(?:[eE]([+\-]?\d{1,5}))?/;
+	/*
+	 * Sign, whole part (grouped in threes by a space, U+00A0, U+2009 or
+	 * U+202F, or not grouped), decimal separator and digits, exponent.
+	 */
+	var NUMBER = /^([+\-\u2212]?)(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?!\d)|\d*)(?:([.,])(\d*))?(?:[eE]([+\-]?\d{1,5}))?/;
+	var GROUP_SPACE = /[ \u00a0\u2009\u202f]/g;
 
 	/*
 	 * The number a learner typed, and the unit after it: { value, unit },
@@ -44,7 +52,7 @@
 		var m = NUMBER.exec(t);
 		if (!m || (m[2] === '' && !m[4])) return null;
 		if (m[3] === ',' && !decimalComma) return null;
-		var text = (m[1] ? '-' : '') + (m[2] || '0') + (m[4] ? '.' + m[4] : '') + (m[5] ? 'e' + m[5] : '');
+		var text = (m[1] ? '-' : '') + (m[2].replace(GROUP_SPACE, '') || '0') + (m[4] ? '.' + m[4] : '') + (m[5] ? 'e' + m[5] : '');
 		if (m[1] === '+') text = text.slice(1);
 		var value = parseFloat(text);
 		if (!isFinite(value)) return null;
@@ -52,6 +60,15 @@
 		/* "1.5.2" or "2 3": more digits after the number is not a unit. */
 		if (/^[\d.,+\-]/.test(unit)) return null;
 		return { value: value, unit: unit };
+	}
+
+	/*
+	 * How to write a number readNumber reads, in words, for a page to
+	 * show after an answer it could not read: the one place this is said.
+	 */
+	function numberHelp(decimalComma) {
+		return 'write it like 0.25' + (decimalComma ? ', 0,25' : '') + ' or 2.5e-1, in digits; ' +
+			'a long one may be grouped in threes with spaces (10 000)';
 	}
 
 	function foldText(s, exact) {
@@ -157,7 +174,7 @@
 		};
 	}
 
-	var api = { readNumber: readNumber, foldText: foldText, foldOutput: foldOutput, score: score,
+	var api = { readNumber: readNumber, numberHelp: numberHelp, foldText: foldText, foldOutput: foldOutput, score: score,
 		scoreChoice: scoreChoice, fromArticle: fromArticle };
 	if (typeof module === 'object' && module.exports) module.exports = api;
 	else root.quizdeckAnswer = api;

@@ -212,8 +212,7 @@
 			var r = api.score(this.typed, this.input.value);
 			if (r.problem === 'empty') return this.say('Type an answer first.');
 			if (r.problem === 'not-a-number')
-				return this.say('That is not a number: write it like 0.25' +
-					(this.typed.decimalComma ? ', 0,25' : '') + ' or 2.5e-1, digits only.');
+				return this.say('That is not a number: ' + api.numberHelp(this.typed.decimalComma) + '.');
 			right = r.right;
 			var hit = r.match >= 0 ? this.typed.answers[r.match] : null;
 			if (hit && hit.feedback) box.appendChild(feedbackBox('On your answer:', hit.feedback));

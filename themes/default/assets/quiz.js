@@ -1664,8 +1664,8 @@
 		var r = window.quizdeckAnswer.score(item.q.typed, item.typed);
 		if (r.problem === 'empty') return 'Type an answer first.';
 		if (r.problem === 'not-a-number')
-			return 'That is not a number this test can read: write it like 0.25' +
-				(item.q.typed.decimalComma ? ', 0,25' : '') + ' or 2.5e-1, digits only, no thousands separators.';
+			return 'That is not a number this test can read: ' +
+				window.quizdeckAnswer.numberHelp(item.q.typed.decimalComma) + '.';
 		return null;
 	}
 
