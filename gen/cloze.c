@@ -122,6 +122,86 @@ S_in_deletion(cmark_node *n, cmark_node *heading)
 }
 
 /*
+ * The hint's `::` of a deletion whose answer starts at first's byte
+ * `from` and ends at close in m: the first `::` in a text node among
+ * them, before close (one inside emphasis or code is the answer's).
+ * *k and *sep get its node and place, or NULL.
+ */
+static void
+S_find_hint(cmark_node *first, size_t from, cmark_node *m, const char *close,
+    cmark_node **k, const char **sep)
+{
+	cmark_node *n;
+
+	*k = NULL;
+	*sep = NULL;
+	for (n = first; n != NULL; n = n == m ? NULL : cmark_node_next(n)) {
+		const char *p;
+
+		if (!S_is_text(n))
+			continue;
+		p = strstr(S_lit(n) + (n == first ? from : 0), "::");
+		if (p != NULL && (n != m || p < close)) {
+			*k = n;
+			*sep = p;
+			return;
+		}
+	}
+}
+
+/* Appends the text of node n and what it holds, raw HTML as written: a hint is text. */
+static void
+S_put_text(struct buf *b, cmark_node *n)
+{
+	cmark_iter *it = cmark_iter_new(n);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *x = cmark_iter_get_node(it);
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		switch (cmark_node_get_type(x)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+		case CMARK_NODE_HTML_INLINE:
+			buf_puts(b, S_lit(x));
+			break;
+		case CMARK_NODE_SOFTBREAK:
+		case CMARK_NODE_LINEBREAK:
+			buf_putc(b, ' ');
+			break;
+		default:
+			break;
+		}
+	}
+	cmark_iter_free(it);
+}
+
+/*
+ * A hint's text, from just after sep (in text node k) to close (in m):
+ * the text of the nodes between, raw HTML as written. Caller frees.
+ */
+static char *
+S_hint_text(cmark_node *k, const char *sep, cmark_node *m, const char *close)
+{
+	struct buf b;
+	cmark_node *n;
+
+	buf_init(&b);
+	if (k == m)
+		buf_put(&b, sep + 2, (size_t)(close - (sep + 2)));
+	else {
+		buf_puts(&b, sep + 2);
+		for (n = cmark_node_next(k); n != m; n = cmark_node_next(n))
+			S_put_text(&b, n);
+		buf_put(&b, S_lit(m), (size_t)(close - S_lit(m)));
+	}
+	buf_putc(&b, '\0');
+	return buf_detach(&b);
+}
+
+/*
  * Rewrites the deletion whose opener is s[at..end) of text node c->node,
  * closed by the first `}}` among it and its following siblings. Returns
  * 1 with where scanning goes on in *next (its node may be NULL), or 0
@@ -129,16 +209,15 @@ S_in_deletion(cmark_node *n, cmark_node *heading)
  */
 static int
 S_wrap(const struct cursor *c, size_t at, size_t end, int number,
-    struct cloze_list *out, struct cursor *next)
+    struct cloze_list *out, struct cursor *next, cmark_node *trash)
 {
 	const char *s = S_lit(c->node);
-	cmark_node *m = c->node, *del, *n, *after;
-	const char *close = strstr(s + end, "}}");
+	cmark_node *m = c->node, *del, *n, *after, *k;
+	const char *close = strstr(s + end, "}}"), *sep;
 	size_t from = end, o_at, o_end;
 	int o_num;
 	char mark[16];
-	char *exit_mark, *tail;
-	const char *hint;
+	char *exit_mark, *tail, *hint;
 	struct cloze_deletion *dv;
 
 	/* The closer: in this node, or in a following sibling text node. */
@@ -163,52 +242,58 @@ S_wrap(const struct cursor *c, size_t at, size_t end, int number,
 		return 0;
 	}
 
-	/* The hint: after the answer's first top-level `::` in the closer's node. */
-	{
-		const char *ms = S_lit(m), *h0 = ms + (m == c->node ? end : 0), *sep;
-
-		sep = strstr(h0, "::");
-		hint = sep && sep < close ? sep : NULL;
-		exit_mark = xstrndup(hint ? hint : close, (size_t)(close + 2 - (hint ? hint : close)));
-	}
+	/* The hint: after the first `::` of a text node among the deletion's own. */
+	S_find_hint(c->node, end, m, close, &k, &sep);
+	hint = sep ? S_hint_text(k, sep, m, close) : NULL;
 	snprintf(mark, sizeof(mark), "{{c%d::", number > 0 ? number : 0);
+	exit_mark = xconcat(hint ? "::" : "", hint ? hint : "", "}}", NULL);
+	free(hint);
 
 	del = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
 	cmark_node_set_on_enter(del, mark);
 	cmark_node_set_on_exit(del, exit_mark);
 	free(exit_mark);
 
-	/* What follows the closer stays after the deletion; empty text goes. */
+	/*
+	 * The answer's nodes move into the deletion; the hint's and the
+	 * closer's go to trash (the hint is in on_exit, as text; a container
+	 * among them is still on cloze_mark's list); what follows the closer
+	 * stays after the deletion, and empty text goes.
+	 */
 	{
-		const char *ms = S_lit(m);
-		size_t cut = (size_t)(close + 2 - ms), answer_end = (size_t)((hint ? hint : close) - ms);
-		size_t answer_start = m == c->node ? end : 0;
+		cmark_node *last = sep ? k : m;
+		const char *ls = S_lit(last), *answer_end = sep ? sep : close;
 
-		tail = xstrdup(ms + cut);
-		if (m == c->node)
-			cmark_node_append_child(del, S_text_node(ms + answer_start, answer_end - answer_start));
+		tail = xstrdup(close + 2);
+		if (last == c->node)
+			cmark_node_append_child(del, S_text_node(s + end, (size_t)(answer_end - (s + end))));
 		else {
 			cmark_node_append_child(del, S_text_node(s + end, strlen(s + end)));
-			while ((n = cmark_node_next(c->node)) != m) {
+			while ((n = cmark_node_next(c->node)) != last) {
 				cmark_node_unlink(n);
 				cmark_node_append_child(del, n);
 			}
-			cmark_node_append_child(del, S_text_node(ms, answer_end));
-			cmark_node_free(m);
+			cmark_node_append_child(del, S_text_node(ls, (size_t)(answer_end - ls)));
 		}
+		if (m != c->node)
+			for (n = last == c->node ? cmark_node_next(c->node) : last; n != NULL; n = after) {
+				after = n == m ? NULL : cmark_node_next(n);
+				cmark_node_unlink(n);
+				cmark_node_append_child(trash, n);
+			}
 		cmark_node_insert_after(c->node, del);
 		after = NULL;
 		if (*tail) {
 			after = S_text_node(tail, strlen(tail));
 			cmark_node_insert_after(del, after);
 		}
+		next->node = after ? after : cmark_node_next(del);
+		next->line = after && m == c->node ? c->line : 0;
+		next->col = after && m == c->node ? c->col + (int)(close + 2 - s) : 0;
 		if (at == 0)
 			cmark_node_free(c->node);
 		else
 			S_set_lit(c->node, s, at);
-		next->node = after ? after : cmark_node_next(del);
-		next->line = after && m == c->node ? c->line : 0;
-		next->col = after && m == c->node ? c->col + (int)cut : 0;
 		free(tail);
 	}
 	if (S_blank(del))
@@ -231,13 +316,23 @@ S_wrap(const struct cursor *c, size_t at, size_t end, int number,
 	return 1;
 }
 
+/* 1 if n is heading or inside it. */
+static int
+S_within(cmark_node *n, cmark_node *heading)
+{
+	for (; n != NULL; n = cmark_node_parent(n))
+		if (n == heading)
+			return 1;
+	return 0;
+}
+
 /* Finds and rewrites the deletions among container's children. */
 static void
-S_mark_children(cmark_node *heading, cmark_node *container, struct cloze_list *out)
+S_mark_children(cmark_node *heading, cmark_node *container, struct cloze_list *out, cmark_node *trash)
 {
 	cmark_node *n = cmark_node_first_child(container);
 	struct cursor c;
-	int nested = S_in_deletion(container, heading);
+	int nested = !S_within(container, heading) || S_in_deletion(container, heading);
 
 	c.node = n;
 	c.line = n ? cmark_node_get_start_line(n) : 0;
@@ -254,7 +349,7 @@ S_mark_children(cmark_node *heading, cmark_node *container, struct cloze_list *o
 				from = end;
 				continue;
 			}
-			if (!(wrapped = S_wrap(&c, at, end, number, out, &next))) {
+			if (!(wrapped = S_wrap(&c, at, end, number, out, &next, trash))) {
 				from = end;
 				continue;
 			}
@@ -275,7 +370,7 @@ cloze_mark(cmark_node *heading, struct cloze_list *out)
 {
 	cmark_iter *it = cmark_iter_new(heading);
 	cmark_event_type ev;
-	cmark_node **v = NULL;
+	cmark_node **v = NULL, *trash = cmark_node_new(CMARK_NODE_PARAGRAPH);
 	size_t len = 0, cap = 0, i;
 
 	/* Text arrives split at delimiters ("a_b"): a marker must be in one node. */
@@ -292,9 +387,11 @@ cloze_mark(cmark_node *heading, struct cloze_list *out)
 		v[len++] = n;
 	}
 	cmark_iter_free(it);
+	/* A container a hint held is in trash now: a deletion in it is one inside another. */
 	for (i = 0; i < len; i++)
-		S_mark_children(heading, v[i], out);
+		S_mark_children(heading, v[i], out, trash);
 	free(v);
+	cmark_node_free(trash);
 	return out->len;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Cloze and reversed cards in the PDF (tests/fixtures/pdf/kinds), read
 # back with pdftotext: each card printed and counted in the folios, a
-# cloze front showing its blank (with its hint) and never its answer,
+# cloze front showing its blank (with its hint, as text even where cmark
+# reads it as raw HTML) and never its answer,
 # its back the whole text; a reversed card asking with the back.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -49,7 +50,8 @@ lacks() {
 
 has "cloze front shows its blank" "$fronts" "The capital of Freedonia is […]"
 lacks "cloze front and folio never show the answer" "$fronts" "Quuxville"
-has "a second deletion's front shows the first as text" "$fronts" "HBM stands for [what]"
+has "a second deletion's front shows the first as text, its hint of raw HTML as text" "$fronts" "HBM stands for [<b>what</b>]"
+grep -q warning "$tmp/log" && fail "a hint is no raw HTML lost" "$(head -c 400 "$tmp/log")" || ok "a hint is no raw HTML lost"
 has "a first deletion's front shows the second as text" "$fronts" "[…] stands for high-"
 has "reversed front asks with the back" "$fronts" "Transmission Control Protocol."
 for folio in "Capital (cloze 1) · 1 / 5" "(cloze 1) · 2 / 5" "(cloze 2) · 3 / 5" "Tcp · 4 / 5" \

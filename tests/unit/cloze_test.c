@@ -74,6 +74,15 @@ test_deletions(void)
 		  "No deletions {{here}} or {{c}}", "No deletions {{here}} or {{c}}" },
 		{ "{{c1::a}}{{c1::a}}", "1:a 1:a", "", "[\xe2\x80\xa6][\xe2\x80\xa6]",
 		  "{{c1::a}}{{c1::a}}" },
+		/* A hint is text, whatever cmark made of it: raw HTML as written, code, emphasis. */
+		{ "{{c1::Paris::<b>city</b>}} is big", "1:Paris:<b>city</b>", "is big",
+		  "[<b>city</b>] is big", "{{c1::Paris::<b>city</b>}} is big" },
+		{ "{{c1::x::a <br> b}}, {{c2::y::`k::v` *e*}}", "1:x:a <br> b 2:y:k::v e", ",",
+		  "[a <br> b], y", "{{c1::x::a <br> b}}, {{c2::y::k::v e}}" },
+		{ "{{c1::*x*::<i>h</i>}} and *{{c2::z::<u>}}*", "1:x:<i>h</i> 2:z:<u>", "and",
+		  "[<i>h</i>] and z", "{{c1::x::<i>h</i>}} and {{c2::z::<u>}}" },
+		/* The answer's raw HTML stays the answer's (an output decides what it shows). */
+		{ "{{c1::a <b>b</b>::h}}", "1:a b:h", "", "[h]", "{{c1::a b::h}}" },
 	};
 	size_t i;
 
@@ -119,6 +128,8 @@ test_mistakes(void)
 		{ "{{c1::  ::hint}} blank", CLOZE_EMPTY, 4, "[hint] blank" },
 		{ "{{c1::a {{c2::b}} c}}", CLOZE_NESTED, 4, "{{c1::a b c}}" },
 		{ "{{c1::*x {{c2::y}}*}}", CLOZE_NESTED, 13, "[\xe2\x80\xa6]" },
+		/* In a hint's emphasis, which is text now. */
+		{ "{{c1::a::*{{c2::b}}*}} c", CLOZE_NESTED, 14, "[{{c2::b}}] c" },
 	};
 	size_t i;
 
@@ -156,6 +167,14 @@ test_print(void)
 	free(front1);
 	free(front2);
 	free(plain);
+	cloze_list_free(&l);
+	cmark_node_free(doc);
+
+	/* A hint cmark read as raw HTML prints as text, escaped for Pango. */
+	h = S_heading("{{c1::Paris::<b>city</b> & co}} is big", &doc, &l);
+	front1 = cardtext_inline_cloze(h, 1);
+	CHECK_STR(front1, "[&lt;b&gt;city&lt;/b&gt; &amp; co] is big", "a hint of raw HTML, as text");
+	free(front1);
 	cloze_list_free(&l);
 	cmark_node_free(doc);
 }

@@ -20,7 +20,7 @@ window.quizdeckSearch = [
 {"kind":"card","title":"What does a honing steel do?","where":["Knives"],"url":"cards/knives/index.html#hone","text":"It straightens the edge; it removes almost no metal."},
 {"kind":"card","title":"What is a 2-step sharpening routine?","where":["Knives"],"url":"cards/knives/index.html#2-step","text":"Grind on a coarse stone. Polish on a fine stone."},
 {"kind":"card","title":"A whetstone's […] says how fine it is","where":["Knives"],"url":"cards/knives/index.html#grit-c1","text":"Lower numbers cut faster; higher numbers polish."},
-{"kind":"card","title":"A whetstone's grit number says how [coarse or fine] it is","where":["Knives"],"url":"cards/knives/index.html#grit-c2","text":"Lower numbers cut faster; higher numbers polish."},
+{"kind":"card","title":"A whetstone's grit number says how [coarse \u003cb>or\u003c/b> fine \u003c 1000] it is","where":["Knives"],"url":"cards/knives/index.html#grit-c2","text":"Lower numbers cut faster; higher numbers polish."},
 {"kind":"card","title":"Burr","where":["Knives"],"url":"cards/knives/index.html#burr","text":"The thin lip of metal that sharpening folds over the edge."},
 {"kind":"card","title":"Burr (reversed)","where":["Knives"],"url":"cards/knives/index.html#burr-r","text":"The thin lip of metal that sharpening folds over the edge."},
 ];
