@@ -1,6 +1,8 @@
 /*
  * scaffold: `quizdeck new DIR` writes a small site with one example of
- * each kind, so a new author starts from something that builds.
+ * each kind (of question: choices, all that apply, typed; of card:
+ * basic, cloze, reversed), so a new author starts from something that
+ * builds and sees every form.
  */
 #include "scaffold.h"
 
@@ -46,7 +48,7 @@ static const struct scaffold_file files[] = {
 	{ "content/quiz/first-test/_index.md",
 	  "+++\n"
 	  "title = \"A first practice test\"\n"
-	  "description = \"Two questions to show the format.\"\n"
+	  "description = \"Three questions to show the format.\"\n"
 	  "+++\n" },
 	{ "content/quiz/first-test/basics.md",
 	  "+++\n"
@@ -72,7 +74,16 @@ static const struct scaffold_file files[] = {
 	  "- [x] Guide chapters\n"
 	  "- [ ] Spreadsheets\n"
 	  "\n"
-	  "Tests, decks and chapters; see [the guide](../../guide/getting-started.md#kinds-of-content).\n" },
+	  "Tests, decks and chapters; see [the guide](../../guide/getting-started.md#kinds-of-content).\n"
+	  "\n"
+	  "## Which command writes the site into out/? {#build .easy}\n"
+	  "\n"
+	  "- [x] = quizdeck build\n"
+	  "- [ ] = quizdeck new\n"
+	  "    > That makes a new site like this one.\n"
+	  "\n"
+	  "Options that start with `=` take a typed answer: a text like this one, or a\n"
+	  "number with its tolerance, `= 0.2 \xc2\xb1 0.01`.\n" },
 	{ "content/cards/basics.md",
 	  "+++\n"
 	  "title = \"Basics\"\n"
@@ -85,7 +96,15 @@ static const struct scaffold_file files[] = {
 	  "\n"
 	  "## Where do the printable cards go? {#print}\n"
 	  "\n"
-	  "To `out/print/basics.pdf`, ready to print double-sided.\n" },
+	  "To `out/print/basics.pdf`, ready to print double-sided.\n"
+	  "\n"
+	  "## A cloze card hides the {{c1::words}} its heading marks, a card per {{c2::number::which}} {#cloze}\n"
+	  "\n"
+	  "Write `{{c1::answer}}` or `{{c1::answer::hint}}` in a card's heading.\n"
+	  "\n"
+	  "## site.toml {#site-toml .reverse}\n"
+	  "\n"
+	  "The file of a site's settings; `.reverse` asks this card both ways.\n" },
 	{ "content/guide/getting-started.md",
 	  "+++\n"
 	  "title = \"Getting started\"\n"

@@ -58,7 +58,7 @@ expect "a bad port is refused" 2 $Q serve --port 99999
 # A new site builds as it stands.
 expect "new makes a site" 0 $Q new "$tmp/site"
 expect "the new site checks clean under --strict" 0 $Q -C "$tmp/site" check --strict
-grep_in "its summary counts the examples" "$tmp/out" "1 test, 1 topic, 2 questions (1 easy, 1 medium, 0 hard); 1 deck, 2 cards; 1 chapter"
+grep_in "its summary counts the examples" "$tmp/out" "1 test, 1 topic, 3 questions (2 easy, 1 medium, 0 hard; typed: 1 text); 1 deck, 6 cards (2 cloze, 1 reversed); 1 chapter"
 expect "new refuses a folder that is not empty" 1 $Q new "$tmp/site"
 grep_in "and says why" "$tmp/err" "already exists and is not empty"
 
