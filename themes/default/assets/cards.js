@@ -220,13 +220,15 @@
 	if (typeof module === 'object' && module.exports) module.exports.Scheduler = Scheduler;
 	if (typeof document === 'undefined') return;
 
+	var I = window.quizdeckI18n;
+
 	var S = Scheduler.states;
 	var V1_PREFIX = 'quizdeck:v1:deck:';
 	var LEITNER_DAYS = [1, 1, 3, 7, 14, 30];   /* by box; box 1 is index 1 */
 	var NEW_CARDS_PER_DAY = 20;
 	var LEARN_AHEAD = 20 * 60000;   /* a learning card this close to due is shown now */
 	var SWIPE = 60;                 /* px a finger must travel sideways to turn a card */
-	var GRADES = ['Again', 'Hard', 'Good', 'Easy'];
+	var GRADES = ['again', 'hard', 'good', 'easy'];   /* class names; the words are cards.<grade> */
 
 	function el(tag, className, text) {
 		var node = document.createElement(tag);
@@ -275,20 +277,26 @@
 		return !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
 	}
 
-	function plural(n, one, many) {
-		return n + ' ' + (n === 1 ? one : many);
-	}
-
 	/* "in 10 min", "in 3 days", "in 2.5 months" for the time from now to due. */
 	function waitText(rec, now) {
 		if (rec.ivl === 0) {
 			var min = Math.max(1, Math.round((rec.due - now) / 60000));
-			return min < 60 ? 'in ' + min + ' min' : 'in ' + plural(Math.round(min / 60), 'hour', 'hours');
+			return min < 60 ? I.plural('cards.in-minutes', min) : I.plural('cards.in-hours', Math.round(min / 60));
 		}
 		var days = rec.ivl;
-		if (days < 31) return 'in ' + plural(days, 'day', 'days');
-		if (days < 365) return 'in ' + (Math.round(days / 3.04375) / 10) + ' months';
-		return 'in ' + (Math.round(days / 36.525) / 10) + ' years';
+		if (days < 31) return I.plural('cards.in-days', days);
+		if (days < 365) return I.plural('cards.in-months', Math.round(days / 3.04375) / 10);
+		return I.plural('cards.in-years', Math.round(days / 36.525) / 10);
+	}
+
+	/* The key hint: cards.keys with each {name} a key cap. */
+	function keyHint(into) {
+		var caps = { space: I.t('cards.key-space'), left: '\u2190', right: '\u2192', first: '1', last: '4', undo: 'U' };
+		I.t('cards.keys').split(/(\{[a-z]+\})/).forEach(function (part) {
+			var name = /^\{([a-z]+)\}$/.exec(part);
+			if (name && caps[name[1]]) into.appendChild(el('kbd', null, caps[name[1]]));
+			else if (part) into.appendChild(document.createTextNode(part));
+		});
 	}
 
 	function today(now) {
@@ -546,21 +554,21 @@
 		this.confirmBox.setAttribute('role', 'alertdialog');
 		this.confirmBox.setAttribute('aria-labelledby', 'viewer-confirm-text');
 		this.confirmBox.hidden = true;
-		var question = el('p', null, 'Forget all progress on this deck? Every card becomes new again. This cannot be undone.');
+		var question = el('p', null, I.t('cards.reset-question'));
 		question.id = 'viewer-confirm-text';
 		this.confirmBox.appendChild(question);
 		var answers = el('div', 'viewer-end-actions');
-		answers.appendChild(button('Yes, reset progress', 'viewer-confirm-yes', function () { self.reset(); }));
-		this.cancelButton = button('Keep my progress', 'primary viewer-confirm-no', function () { self.askReset(false); });
+		answers.appendChild(button(I.t('cards.reset-yes'), 'viewer-confirm-yes', function () { self.reset(); }));
+		this.cancelButton = button(I.t('cards.reset-no'), 'primary viewer-confirm-no', function () { self.askReset(false); });
 		answers.appendChild(this.cancelButton);
 		this.confirmBox.appendChild(answers);
 		this.stage.appendChild(this.confirmBox);
 		root.appendChild(this.stage);
 
 		var move = el('div', 'viewer-move');
-		this.prevButton = button('Previous card', 'viewer-prev', function (e) { self.move(-1, e); });
-		this.flipButton = button('Flip card', 'primary viewer-flip', function (e) { self.flip(e); });
-		this.nextButton = button('Next card', 'viewer-next', function (e) { self.move(1, e); });
+		this.prevButton = button(I.t('cards.prev'), 'viewer-prev', function (e) { self.move(-1, e); });
+		this.flipButton = button(I.t('cards.flip'), 'primary viewer-flip', function (e) { self.flip(e); });
+		this.nextButton = button(I.t('cards.next'), 'viewer-next', function (e) { self.move(1, e); });
 		move.appendChild(this.prevButton);
 		move.appendChild(this.flipButton);
 		move.appendChild(this.nextButton);
@@ -568,13 +576,13 @@
 
 		var rate = el('div', 'viewer-rate');
 		rate.setAttribute('role', 'group');
-		rate.setAttribute('aria-label', 'How well did you remember it?');
+		rate.setAttribute('aria-label', I.t('cards.rate-label'));
 		this.rateButtons = GRADES.map(function (word, i) {
-			var b = button('', 'viewer-grade viewer-grade-' + word.toLowerCase(), function (e) { self.rate(i + 1, e); });
-			b.appendChild(el('span', 'grade-word', word));
+			var b = button('', 'viewer-grade viewer-grade-' + word, function (e) { self.rate(i + 1, e); });
+			b.appendChild(el('span', 'grade-word', I.t('cards.' + word)));
 			b.appendChild(document.createTextNode(' '));
 			b.appendChild(el('span', 'grade-next', ''));
-			var badge = el('kbd', 'key-badge', String(i + 1));
+			var badge = el('kbd', 'key-badge', I.num(i + 1));
 			badge.setAttribute('aria-hidden', 'true');
 			b.appendChild(badge);
 			rate.appendChild(b);
@@ -587,20 +595,20 @@
 		this.progressText.id = 'viewer-progress-text';
 		this.progress = el('progress', 'viewer-progress-bar');
 		this.progress.max = this.cards.length;
-		this.progress.setAttribute('aria-label', 'Cards learned');
+		this.progress.setAttribute('aria-label', I.t('cards.learned-label'));
 		this.progress.setAttribute('aria-describedby', 'viewer-progress-text');
 		progress.appendChild(this.progress);
 		progress.appendChild(this.progressText);
 		root.appendChild(progress);
 
 		var tools = el('div', 'viewer-tools');
-		this.undoButton = button('Undo last rating', 'quiet viewer-undo', function () { self.undo(); });
-		this.shuffleButton = button('Shuffle', 'quiet viewer-shuffle', function () { self.toggleShuffle(); });
+		this.undoButton = button(I.t('cards.undo'), 'quiet viewer-undo', function () { self.undo(); });
+		this.shuffleButton = button(I.t('cards.shuffle'), 'quiet viewer-shuffle', function () { self.toggleShuffle(); });
 		this.shuffleButton.setAttribute('aria-pressed', 'false');
-		this.modeButton = button('Study all cards', 'quiet viewer-mode', function () {
+		this.modeButton = button(I.t('cards.study-all'), 'quiet viewer-mode', function () {
 			self.switchMode(self.state.session.mode === 'due' ? 'all' : 'due');
 		});
-		this.resetButton = button('Reset progress…', 'quiet viewer-reset', function () { self.askReset(true); });
+		this.resetButton = button(I.t('cards.reset'), 'quiet viewer-reset', function () { self.askReset(true); });
 		tools.appendChild(this.undoButton);
 		tools.appendChild(this.shuffleButton);
 		tools.appendChild(this.modeButton);
@@ -615,13 +623,13 @@
 			self.settings.singleKeys = self.keysBox.checked;
 			self.saveSettings();
 			self.render(false);
-			self.announce(self.settings.singleKeys ? 'Single-key shortcuts on.' : 'Single-key shortcuts off.');
+			self.announce(I.t(self.settings.singleKeys ? 'cards.single-keys-on' : 'cards.single-keys-off'));
 		});
 		keysLabel.appendChild(this.keysBox);
-		keysLabel.appendChild(document.createTextNode(' Single-key shortcuts'));
+		keysLabel.appendChild(document.createTextNode(' ' + I.t('cards.single-keys')));
 		settings.appendChild(keysLabel);
 		var newLabel = el('label', 'viewer-setting');
-		newLabel.appendChild(document.createTextNode('New cards a day '));
+		newLabel.appendChild(document.createTextNode(I.t('cards.new-per-day') + ' '));
 		this.newBox = el('input', 'viewer-new-limit');
 		this.newBox.type = 'number';
 		this.newBox.min = '0';
@@ -639,15 +647,7 @@
 		root.appendChild(settings);
 
 		this.keys = el('p', 'viewer-keys');
-		[['Keys: ', null], ['Space', ' flips · '], ['←', ' '], ['→', ' move · '], ['1', '–'], ['4', ' rate · '], ['U', ' undoes']]
-			.forEach(function (part) {
-				if (part[1] === null) {
-					self.keys.appendChild(document.createTextNode(part[0]));
-					return;
-				}
-				self.keys.appendChild(el('kbd', null, part[0]));
-				self.keys.appendChild(document.createTextNode(part[1]));
-			});
+		keyHint(this.keys);
 		root.appendChild(this.keys);
 
 		this.status = el('p', 'visually-hidden');
@@ -696,11 +696,11 @@
 			return r && r.state === S.REVIEW;
 		}).length;
 
-		this.position.textContent = this.ended ? (ss.mode === 'due' ? 'Done for now' : 'End of the deck') :
-			'Card ' + (ss.pos + 1) + ' of ' + n;
-		this.passNote.textContent = (ss.mode === 'due' ? 'Cards due' : 'All cards') +
-			(ss.shuffled ? ', shuffled' : ', in order');
-		this.dueNote.textContent = due ? plural(due, 'card', 'cards') + ' due' : 'No cards due';
+		this.position.textContent = this.ended ? I.t(ss.mode === 'due' ? 'cards.done' : 'cards.end-of-deck') :
+			I.t('cards.card-of', { n: I.num(ss.pos + 1), total: I.num(n) });
+		this.passNote.textContent = I.t('cards.pass-' + (ss.mode === 'due' ? 'due' : 'all') +
+			(ss.shuffled ? '-shuffled' : '-ordered'));
+		this.dueNote.textContent = due ? I.plural('cards.due', due) : I.t('cards.none-due');
 
 		this.card.hidden = this.ended || this.confirming;
 		this.end.hidden = !this.ended || this.confirming;
@@ -720,12 +720,12 @@
 		});
 
 		this.progress.value = learned;
-		this.progressText.textContent = learned + ' of ' + this.cards.length + ' learned';
+		this.progressText.textContent = I.t('cards.learned', { n: I.num(learned), total: I.num(this.cards.length) });
 
 		this.undoButton.disabled = !this.state.undo || this.confirming;
 		this.shuffleButton.setAttribute('aria-pressed', ss.shuffled ? 'true' : 'false');
 		this.shuffleButton.disabled = this.confirming;
-		this.modeButton.textContent = ss.mode === 'due' ? 'Study all cards' : 'Study the cards due (' + due + ')';
+		this.modeButton.textContent = ss.mode === 'due' ? I.t('cards.study-all') : I.t('cards.study-due-count', { n: I.num(due) });
 		this.modeButton.disabled = this.confirming;
 		this.resetButton.disabled = this.confirming;
 		this.keysBox.checked = this.settings.singleKeys;
@@ -735,10 +735,10 @@
 	};
 
 	function describe(rec, now) {
-		if (!rec) return 'New card';
-		if (rec.state !== S.REVIEW) return rec.state === S.LEARNING ? 'Learning' : 'Relearning after a lapse';
+		if (!rec) return I.t('cards.new-card');
+		if (rec.state !== S.REVIEW) return I.t(rec.state === S.LEARNING ? 'cards.learning' : 'cards.relearning');
 		var days = Scheduler.dayNumber(rec.due) - Scheduler.dayNumber(now);
-		return 'Review card · ' + (days <= 0 ? 'due today' : 'due ' + plural(days, 'day', 'days') + ' from now');
+		return days <= 0 ? I.t('cards.review-today') : I.plural('cards.review-in-days', days);
 	}
 
 	Viewer.prototype.renderCard = function (card, turning, now) {
@@ -748,9 +748,9 @@
 		face.setAttribute('data-id', card.id);
 
 		var label = el('p', 'flashcard-label');
-		label.appendChild(el('span', 'flashcard-number', card.number + '.'));
+		label.appendChild(el('span', 'flashcard-number', I.num(card.number) + '.'));
 		label.appendChild(document.createTextNode(' ' + card.label));
-		label.appendChild(el('span', 'flashcard-side', this.back ? 'Back' : 'Front'));
+		label.appendChild(el('span', 'flashcard-side', I.t(this.back ? 'cards.back' : 'cards.front')));
 		face.appendChild(label);
 
 		/* Both faces share one grid cell, so the card is as tall as the
@@ -766,8 +766,8 @@
 		else ask.appendChild(cloneChildren(card.front, el('span')));
 		front.appendChild(ask);
 		var hint = el('p', 'flashcard-hint');
-		hint.appendChild(el('span', 'hint-pointer', 'Click the card to see the back.'));
-		hint.appendChild(el('span', 'hint-touch', 'Tap the card to see the back; swipe to move.'));
+		hint.appendChild(el('span', 'hint-pointer', I.t('cards.hint-click')));
+		hint.appendChild(el('span', 'hint-touch', I.t('cards.hint-tap')));
 		front.appendChild(hint);
 		var back = el('div', 'flashcard-face face-back');
 		/* A cloze card's back shows its text with the answer marked, where the front had the blank. */
@@ -793,17 +793,16 @@
 		clear(box);
 		var due = this.dueCount(now);
 		if (ss.mode === 'due') {
-			box.appendChild(el('h2', 'viewer-end-title', due ? 'More cards are due' : 'No more cards due'));
-			box.appendChild(el('p', null, due ? plural(due, 'card is', 'cards are') + ' due now.' : this.nextDueText(now)));
+			box.appendChild(el('h2', 'viewer-end-title', I.t(due ? 'cards.end-more-due' : 'cards.end-none-due')));
 		} else {
-			box.appendChild(el('h2', 'viewer-end-title', 'You went through every card'));
-			box.appendChild(el('p', null, due ? plural(due, 'card', 'cards') + ' due now.' : this.nextDueText(now)));
+			box.appendChild(el('h2', 'viewer-end-title', I.t('cards.end-all')));
 		}
+		box.appendChild(el('p', null, due ? I.plural('cards.due-now', due) : this.nextDueText(now)));
 		var actions = el('div', 'viewer-end-actions');
-		if (due) actions.appendChild(button('Study the ' + plural(due, 'card', 'cards') + ' due', 'primary', function () {
+		if (due) actions.appendChild(button(I.plural('cards.study-due', due), 'primary', function () {
 			self.switchMode('due');
 		}));
-		actions.appendChild(button(ss.mode === 'all' ? 'Go through all cards again' : 'Study all cards', due ? '' : 'primary', function () {
+		actions.appendChild(button(I.t(ss.mode === 'all' ? 'cards.study-all-again' : 'cards.study-all'), due ? '' : 'primary', function () {
 			self.switchMode('all');
 		}));
 		box.appendChild(actions);
@@ -815,10 +814,10 @@
 			var r = self.record(c);
 			if (r && (first === null || r.due < first.due)) first = r;
 		});
-		if (!first) return 'No cards due.';
-		if (first.state !== S.REVIEW) return 'The next card is due ' + waitText({ ivl: 0, due: first.due }, now) + '.';
+		if (!first) return I.t('cards.no-cards-due');
+		if (first.state !== S.REVIEW) return I.t('cards.next-due', { when: waitText({ ivl: 0, due: first.due }, now) });
 		var days = Scheduler.dayNumber(first.due) - Scheduler.dayNumber(now);
-		return 'The next card is due ' + (days <= 1 ? 'tomorrow' : 'in ' + days + ' days') + '.';
+		return days <= 1 ? I.t('cards.next-due-tomorrow') : I.t('cards.next-due', { when: I.plural('cards.in-days', days) });
 	};
 
 	/* After a click with the pointer, focus goes to the card so Space flips
@@ -837,9 +836,9 @@
 		this.render(true);
 		this.settleFocus(e);
 		var card = this.current();
-		this.announce(this.back ? 'Back: ' + (card.answer ? card.answer.textContent.trim() + ' ' : '') +
-			(card.back ? card.back.textContent.trim() : '') :
-			'Front: ' + (card.front ? card.front.textContent.trim() : ''));
+		this.announce(this.back ? I.t('cards.said-back', { text: (card.answer ? card.answer.textContent.trim() + ' ' : '') +
+			(card.back ? card.back.textContent.trim() : '') }) :
+			I.t('cards.said-front', { text: card.front ? card.front.textContent.trim() : '' }));
 	};
 
 	Viewer.prototype.show = function (pos, e) {
@@ -852,8 +851,8 @@
 		this.settleFocus(e);
 		if (this.ended) return;
 		var card = this.current();
-		this.announce('Card ' + (ss.pos + 1) + ' of ' + ss.order.length + ': ' +
-			(card.front ? card.front.textContent.trim() : ''));
+		this.announce(I.t('cards.said-card', { n: I.num(ss.pos + 1), total: I.num(ss.order.length),
+			text: card.front ? card.front.textContent.trim() : '' }));
 	};
 
 	Viewer.prototype.move = function (step, e) {
@@ -880,7 +879,7 @@
 		this.render(false);
 		if (e && e.detail === 0) this.end.focus();
 		else this.settleFocus(e);
-		this.announce(this.state.session.mode === 'due' ? 'No more cards due.' : 'End of the deck.');
+		this.announce(I.t(this.state.session.mode === 'due' ? 'cards.said-none-due' : 'cards.said-end'));
 	};
 
 	/* Rates the card shown, once its back has been seen, and moves on. */
@@ -898,7 +897,7 @@
 		if (!before) this.state.newToday++;
 		/* A card back in its learning steps comes again before the session ends. */
 		if (ss.mode === 'due' && next.state !== S.REVIEW) ss.order.push(card.id);
-		this.announce(GRADES[grade - 1] + ': next ' + waitText(next, now) + '.');
+		this.announce(I.t('cards.said-rated', { grade: I.t('cards.' + GRADES[grade - 1]), when: waitText(next, now) }));
 		this.move(1, e);
 	};
 
@@ -916,7 +915,7 @@
 		this.save();
 		this.render(false);
 		this.card.focus();
-		this.announce('Rating undone. Card ' + (this.state.session.pos + 1) + ' again.');
+		this.announce(I.t('cards.said-undone', { n: I.num(this.state.session.pos + 1) }));
 	};
 
 	Viewer.prototype.switchMode = function (mode) {
@@ -949,7 +948,7 @@
 		}
 		if (!this.ended) this.show(ss.pos);
 		else this.render(false);
-		this.announce(ss.shuffled ? 'Cards shuffled.' : 'Cards in order.');
+		this.announce(I.t(ss.shuffled ? 'cards.said-shuffled' : 'cards.said-ordered'));
 	};
 
 	Viewer.prototype.askReset = function (ask) {
@@ -966,7 +965,7 @@
 		this.startSession('due', false);
 		this.show(0);
 		this.resetButton.focus();
-		this.announce('Progress reset: every card is new.');
+		this.announce(I.t('cards.said-reset'));
 	};
 
 	/* #<card id> opens that card in the whole deck, in order. */

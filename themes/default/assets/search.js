@@ -15,7 +15,8 @@
 (function () {
 	"use strict";
 
-	var KINDS = { chapter: "Guide chapter", section: "Guide section", question: "Question", card: "Card" };
+	var I = window.quizdeckI18n;
+	var KINDS = { chapter: 1, section: 1, question: 1, card: 1 };   /* their names are search.kind.<kind> */
 	var MAX = 8;
 	/* The site's root: this script is <root>assets/search.js on every page. */
 	var me = document.currentScript;
@@ -37,7 +38,7 @@
 	}
 
 	function where(e) {
-		return Array.isArray(e.where) ? e.where.join(" \u203a ") : "";
+		return Array.isArray(e.where) ? e.where.join(I.t("search.result.separator")) : "";
 	}
 
 	/* A word found at the start of a word of the title counts most, anywhere in it next, elsewhere least. */
@@ -92,7 +93,7 @@
 			input.focus();
 			input.select();
 		});
-		if (!singleKeys()) input.placeholder = "Search";
+		if (!singleKeys()) input.placeholder = I.t("search.box.placeholder-plain");
 		box.hidden = false;
 	}
 
@@ -123,13 +124,13 @@
 			li.setAttribute("data-index", String(i));
 			var kind = document.createElement("span");
 			kind.className = "search-kind";
-			kind.textContent = KINDS[e.kind] || e.kind;
+			kind.textContent = KINDS[e.kind] ? I.t("search.kind." + e.kind) : e.kind;
 			var title = document.createElement("span");
 			title.className = "search-title";
 			title.textContent = e.title;
 			var at = document.createElement("span");
 			at.className = "search-where";
-			at.textContent = "in " + where(e);
+			at.textContent = I.t("search.result.in", { where: where(e) });
 			kind.appendChild(spoken(": "));
 			li.appendChild(kind);
 			li.appendChild(title);
@@ -141,9 +142,9 @@
 		this.input.setAttribute("aria-expanded", open ? "true" : "false");
 		this.input.removeAttribute("aria-activedescendant");
 		/* Said to screen readers as results change; shown when nothing matched. */
-		this.status.textContent = !asked ? "" : total === 0 ? "No results" :
-			total > this.results.length ? "The first " + this.results.length + " of " + total + " results" :
-			total + (total === 1 ? " result" : " results");
+		this.status.textContent = !asked ? "" : total === 0 ? I.t("search.status.none") :
+			total > this.results.length ? I.plural("search.status.first-of", total, { shown: I.num(this.results.length) }) :
+			I.plural("search.status.count", total);
 		this.status.classList.toggle("visually-hidden", !(asked && total === 0));
 	};
 

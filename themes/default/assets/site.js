@@ -18,6 +18,7 @@
  */
 (function () {
 	"use strict";
+	var I = window.quizdeckI18n;
 	document.documentElement.classList.remove("no-js");
 
 	function offerReturn() {
@@ -39,9 +40,9 @@
 		p.className = "return-to-test";
 		var a = document.createElement("a");
 		a.href = back.url + "#resume";
-		a.textContent = "Back to question " + back.question +
-			(typeof back.total === "number" ? " of " + back.total : "") +
-			(typeof back.title === "string" && back.title ? " in " + back.title : "");
+		var of = typeof back.total === "number", inTest = typeof back.title === "string" && back.title !== "";
+		a.textContent = I.t("guide.back-to-question" + (of ? "-of" : "") + (inTest ? "-in" : ""),
+			{ n: I.num(back.question), total: of ? I.num(back.total) : "", title: back.title });
 		p.appendChild(a);
 		main.insertBefore(p, main.firstChild);
 	}
@@ -105,12 +106,9 @@
 		return b;
 	}
 
+	/* "60%" as the language writes it. */
 	function percent(part, whole) {
-		return whole ? Math.round(100 * part / whole) : 0;
-	}
-
-	function plural(n, one, many) {
-		return n + " " + (n === 1 ? one : many);
+		return I.num(whole ? Math.round(100 * part / whole) / 100 : 0, { style: "percent" });
 	}
 
 	/* ---- what the records say ---- */
@@ -192,9 +190,7 @@
 		var tests = this.entries("data-test"), decks = this.entries("data-deck");
 		var keys = siteKeys(this.prefix).filter(function (k) { return k !== "settings"; });
 		if (!keys.length) {
-			root.appendChild(el("p", "dashboard-empty", "Nothing yet: your last scores, your weakest topic " +
-				"and the cards due will show here once you take a test or study the cards. " +
-				"Progress stays in this browser; import it here from another."));
+			root.appendChild(el("p", "dashboard-empty", I.t("dashboard.empty")));
 		} else {
 			var list = el("ul", "dashboard-list");
 			this.testLines(tests, list);
@@ -221,13 +217,14 @@
 		var self = this;
 		tests.forEach(function (t) {
 			var a = lastScore(readKey(self.prefix + "test:" + t.slug));
-			var label = tests.length === 1 ? "Practice test" : t.title;
+			var label = tests.length === 1 ? I.t("dashboard.practice-test") : t.title;
 			if (!a) {
-				self.line(list, label, "not taken yet", t.url, "Take the test");
+				self.line(list, label, I.t("dashboard.not-taken"), t.url, I.t("dashboard.take-test"));
 				return;
 			}
-			self.line(list, label, "last score " + a.score + " of " + a.total + " (" + percent(a.score, a.total) + "%)" +
-				(a.retry === true ? ", a retry of missed questions" : ""), t.url, "Take another");
+			self.line(list, label, I.t(a.retry === true ? "dashboard.last-score-retry" : "dashboard.last-score",
+				{ score: I.num(a.score), total: I.num(a.total), percent: percent(a.score, a.total) }),
+				t.url, I.t("dashboard.take-another"));
 		});
 	};
 
@@ -246,10 +243,10 @@
 			});
 		});
 		if (!worst || worst.share >= 1) return;
-		var where = tests.length === 1 ? "" : " (" + worst.test.title + ")";
-		this.line(list, "Weakest topic", worst.m.title + where + ": " + worst.m.right + " of " +
-			plural(worst.m.total, "question", "questions") + " last answered right",
-			worst.test.url + "?topic=" + encodeURIComponent(worst.m.topic), "Practise this topic");
+		this.line(list, I.t("dashboard.weakest"),
+			I.plural(tests.length === 1 ? "dashboard.weakest-topic" : "dashboard.weakest-topic-in", worst.m.total,
+				{ topic: worst.m.title, test: worst.test.title, right: I.num(worst.m.right) }),
+			worst.test.url + "?topic=" + encodeURIComponent(worst.m.topic), I.t("dashboard.practise-topic"));
 	};
 
 	Dashboard.prototype.deckLines = function (decks, list) {
@@ -259,8 +256,9 @@
 			Math.floor(settings.newCardsPerDay) : NEW_CARDS_PER_DAY;
 		decks.forEach(function (d) {
 			var n = cardsDue(readKey(self.prefix + "deck:" + d.slug), d.cards, perDay, now);
-			self.line(list, decks.length === 1 ? "Flashcards" : d.title,
-				n ? plural(n, "card", "cards") + " due" : "no cards due today", d.url, n ? "Study them" : "Open the deck");
+			self.line(list, decks.length === 1 ? I.t("dashboard.flashcards") : d.title,
+				n ? I.plural("dashboard.cards-due", n) : I.t("dashboard.no-cards-due"), d.url,
+				I.t(n ? "dashboard.study-them" : "dashboard.open-deck"));
 		});
 	};
 
@@ -269,7 +267,7 @@
 	Dashboard.prototype.tools = function (any) {
 		var self = this;
 		var box = el("div", "dashboard-tools");
-		if (any) box.appendChild(button("Export progress", "quiet", function () { self.exportFile(); }));
+		if (any) box.appendChild(button(I.t("progress.export"), "quiet", function () { self.exportFile(); }));
 		var file = el("input", "visually-hidden");
 		file.type = "file";
 		file.accept = ".json,application/json";
@@ -279,7 +277,7 @@
 			if (file.files && file.files[0]) self.readFile(file.files[0]);
 			file.value = "";
 		});
-		this.importButton = button("Import progress…", "quiet", function () { file.click(); });
+		this.importButton = button(I.t("progress.import"), "quiet", function () { file.click(); });
 		box.appendChild(this.importButton);
 		box.appendChild(file);
 
@@ -295,7 +293,7 @@
 			writeKey(self.settingsKey, cur);
 		});
 		label.appendChild(check);
-		label.appendChild(document.createTextNode(" Single-key shortcuts"));
+		label.appendChild(document.createTextNode(" " + I.t("cards.single-keys")));
 		box.appendChild(label);
 		this.root.appendChild(box);
 		this.message = el("p", "dashboard-message");
@@ -321,22 +319,22 @@
 		a.click();
 		document.body.removeChild(a);
 		window.setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
-		this.say("Progress exported: " + a.download + ".");
+		this.say(I.t("progress.exported", { file: a.download }));
 	};
 
 	Dashboard.prototype.say = function (text) {
 		this.message.textContent = text;
 	};
 
-	/* What is wrong with an export's data, or "". */
-	function exportProblem(data) {
-		if (!isObject(data) || data.quizdeck !== "progress") return "it is not a quizdeck progress export";
-		if (data.version !== 1) return "it is of a version this site does not read (" + String(data.version) + ")";
-		if (!isObject(data.keys)) return "it holds no progress";
+	/* What is wrong with the export file's data, as the message to show, or "". */
+	function exportProblem(data, file) {
+		if (!isObject(data) || data.quizdeck !== "progress") return I.t("progress.not-export", { file: file });
+		if (data.version !== 1) return I.t("progress.bad-version", { file: file, version: String(data.version) });
+		if (!isObject(data.keys)) return I.t("progress.no-records", { file: file });
 		var names = Object.keys(data.keys);
 		for (var i = 0; i < names.length; i++) {
-			if (!/^(test|deck):[^\s]+$|^settings$/.test(names[i])) return "it holds an unknown record, \"" + names[i] + "\"";
-			if (!isObject(data.keys[names[i]])) return "its record \"" + names[i] + "\" is not an object";
+			if (!/^(test|deck):[^\s]+$|^settings$/.test(names[i])) return I.t("progress.unknown-record", { file: file, record: names[i] });
+			if (!isObject(data.keys[names[i]])) return I.t("progress.bad-record", { file: file, record: names[i] });
 		}
 		return "";
 	}
@@ -344,7 +342,7 @@
 	Dashboard.prototype.readFile = function (file) {
 		var self = this;
 		if (file.size > 8 * 1024 * 1024) {
-			this.say("Not imported: " + file.name + " is too large to be a progress export.");
+			this.say(I.t("progress.too-large", { file: file.name }));
 			return;
 		}
 		var reader = new FileReader();
@@ -353,14 +351,14 @@
 			try {
 				data = JSON.parse(String(reader.result));
 			} catch (e) {
-				self.say("Not imported: " + file.name + " is not JSON.");
+				self.say(I.t("progress.not-json", { file: file.name }));
 				return;
 			}
-			var why = exportProblem(data);
-			if (why) self.say("Not imported: " + file.name + ": " + why + ".");
+			var why = exportProblem(data, file.name);
+			if (why) self.say(why);
 			else self.ask(data, file.name);
 		};
-		reader.onerror = function () { self.say("Not imported: " + file.name + " could not be read."); };
+		reader.onerror = function () { self.say(I.t("progress.unreadable", { file: file.name })); };
 		reader.readAsText(file);
 	};
 
@@ -376,11 +374,14 @@
 		box.id = "dashboard-confirm";
 		box.setAttribute("role", "alertdialog");
 		box.setAttribute("aria-labelledby", "dashboard-confirm-text");
-		var text = el("p", null, "Import " + name + "? It holds progress on " + plural(tests, "test", "tests") +
-			" and " + plural(decks, "deck", "decks") +
-			(typeof data.exported === "string" ? ", exported " + data.exported.slice(0, 10) : "") +
-			(data.site !== this.site ? ", from another site or an older copy of this one" : "") +
-			". Merge it with the progress in this browser, or replace that progress with it?");
+		var when = typeof data.exported === "string" ? new Date(data.exported) : null;
+		var said = [I.t("progress.ask", { file: name, tests: I.plural("progress.ask-tests", tests),
+			decks: I.plural("progress.ask-decks", decks) })];
+		if (when && !isNaN(when.getTime()))
+			said.push(I.t("progress.ask-date", { date: I.date(when, { year: "numeric", month: "long", day: "numeric" }) }));
+		if (data.site !== this.site) said.push(I.t("progress.ask-other-site"));
+		said.push(I.t("progress.ask-how"));
+		var text = el("p", null, said.join(" "));
 		text.id = "dashboard-confirm-text";
 		box.appendChild(text);
 		var actions = el("div", "dashboard-actions");
@@ -390,14 +391,12 @@
 			self.render();
 			/* The question is gone: the focus goes back to where it was asked from. */
 			self.importButton.focus();
-			if (how) self.say(how === "merge" ? "Progress imported: merged with this browser's." :
-				"Progress imported: this browser's replaced.");
-			else self.say("Nothing imported.");
+			self.say(I.t(how === "merge" ? "progress.merged" : how ? "progress.replaced" : "progress.nothing"));
 		}
-		var merge = button("Merge", "primary", function () { done("merge"); });
+		var merge = button(I.t("progress.merge"), "primary", function () { done("merge"); });
 		actions.appendChild(merge);
-		actions.appendChild(button("Replace", "", function () { done("replace"); }));
-		actions.appendChild(button("Cancel", "quiet", function () { done(null); }));
+		actions.appendChild(button(I.t("progress.replace"), "", function () { done("replace"); }));
+		actions.appendChild(button(I.t("progress.cancel"), "quiet", function () { done(null); }));
 		box.appendChild(actions);
 		this.root.appendChild(box);
 		merge.focus();
