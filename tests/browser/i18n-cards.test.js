@@ -177,6 +177,13 @@ exports['translations, Arabic: pages are right to left; the viewer and the dashb
 		assert.deepEqual(await rateNames(page), ['مرة أخرى بعد دقيقة', 'صعب بعد 6 دقائق', 'جيد بعد 10 دقائق', 'سهل بعد 8 أيام']);
 		const chrome = await viewerChrome(page);
 		assert.doesNotMatch(chrome, ENGLISH, 'English left in the viewer: ' + chrome);
+
+		/* The end of a session of one card: the next one due in 8 days (few). */
+		await setUp(page, 1);
+		await viewer.getByRole('button', { name: 'اقلب البطاقة' }).click();
+		await viewer.getByRole('button', { name: 'سهل بعد 8 أيام' }).click();
+		await waitText(viewer.locator('.viewer-end'), /^لا مزيد من البطاقات المستحقة\s*البطاقة التالية مستحقة بعد 8 أيام\.\s*ادرس كل البطاقات$/,
+			'the end of the session');
 		noProblems(context);
 	} finally {
 		await context.close();
