@@ -3,8 +3,9 @@
  * (quiz.js on a test page). It holds no state and touches no page:
  * quizdeckAnswer.fromArticle reads a typed question's answers from its
  * article, quizdeckAnswer.score scores what was typed against them, and
- * quizdeckAnswer.scoreChoice scores the options chosen; numberHelp
- * says how to write a number it reads.
+ * quizdeckAnswer.scoreChoice scores the options chosen. How to write a
+ * number is said to the learner by quiz.js and embed.js, from the
+ * language tables (quiz.not-a-number, embed.not-a-number).
  *
  * The page carries everything needed, so scoring works offline: each
  * `ul.typed-answers > li` has data-correct and data-answer (the answer
@@ -66,11 +67,6 @@
 	 * How to write a number readNumber reads, in words, for a page to
 	 * show after an answer it could not read: the one place this is said.
 	 */
-	function numberHelp(decimalComma) {
-		return 'write it like 0.25' + (decimalComma ? ', 0,25' : '') + ' or 2.5e-1, in digits; ' +
-			'a long one may be grouped in threes with spaces (10 000)';
-	}
-
 	function foldText(s, exact) {
 		var t = String(s);
 		if (t.normalize) t = t.normalize('NFC');
@@ -174,7 +170,7 @@
 		};
 	}
 
-	var api = { readNumber: readNumber, numberHelp: numberHelp, foldText: foldText, foldOutput: foldOutput, score: score,
+	var api = { readNumber: readNumber, foldText: foldText, foldOutput: foldOutput, score: score,
 		scoreChoice: scoreChoice, fromArticle: fromArticle };
 	if (typeof module === 'object' && module.exports) module.exports = api;
 	else root.quizdeckAnswer = api;

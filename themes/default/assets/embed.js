@@ -17,9 +17,14 @@
  * Printing opens every embedded question's details, so a printed
  * chapter shows each question with its answer; the options print as
  * the page wrote them (interactive.css hides the form in print).
+ *
+ * Its words are the site's language's (i18n/en.toml's embed.*, through
+ * window.quizdeckI18n).
  */
 (function () {
 	'use strict';
+
+	var I;                        /* window.quizdeckI18n, the strings (init) */
 
 	function el(tag, className, text) {
 		var node = document.createElement(tag);
@@ -65,6 +70,13 @@
 		p.appendChild(icon(right ? '✓' : '✗'));
 		p.appendChild(document.createTextNode(' ' + text));
 		return p;
+	}
+
+	/* "The right answer: " and the like: the words bold, then a space. */
+	function lead(to, key) {
+		to.appendChild(el('strong', null, I.t(key)));
+		to.appendChild(document.createTextNode(' '));
+		return to;
 	}
 
 	function feedbackBox(lead, feedback) {
@@ -114,7 +126,7 @@
 		this.problem.hidden = true;
 		form.appendChild(this.problem);
 		var actions = el('div', 'run-actions');
-		this.button = el('button', 'button primary embed-check', 'Check');
+		this.button = el('button', 'button primary embed-check', I.t('embed.check'));
 		this.button.type = 'submit';
 		actions.appendChild(this.button);
 		form.appendChild(actions);
@@ -133,8 +145,7 @@
 	Embed.prototype.choiceList = function () {
 		var self = this;
 		var box = el('div', 'embed-choices');
-		box.appendChild(el('p', 'run-instruction',
-			this.multi ? 'Choose every answer that applies.' : 'Choose one answer.'));
+		box.appendChild(el('p', 'run-instruction', I.t(this.multi ? 'embed.choose-all' : 'embed.choose-one')));
 		var list = el('ol', 'run-options');
 		this.options.forEach(function (opt, i) {
 			var li = el('li', 'run-option');
@@ -166,7 +177,7 @@
 		var self = this, t = this.typed;
 		var box = el('div', 'run-typed');
 		var inputId = this.id + '-input';
-		var label = el('label', 'run-typed-label', t.kind === 'output' ? 'What the program prints' : 'Your answer');
+		var label = el('label', 'run-typed-label', I.t(t.kind === 'output' ? 'embed.typed-label-output' : 'embed.typed-label'));
 		label.htmlFor = inputId;
 		var input = el(t.kind === 'output' ? 'textarea' : 'input', 'run-typed-input');
 		input.id = inputId;
@@ -210,17 +221,16 @@
 		box.appendChild(line);
 		if (this.typed) {
 			var r = api.score(this.typed, this.input.value);
-			if (r.problem === 'empty') return this.say('Type an answer first.');
+			if (r.problem === 'empty') return this.say(I.t('embed.type-first'));
 			if (r.problem === 'not-a-number')
-				return this.say('That is not a number: ' + api.numberHelp(this.typed.decimalComma) + '.');
+				return this.say(I.t(this.typed.decimalComma ? 'embed.not-a-number-comma' : 'embed.not-a-number'));
 			right = r.right;
 			var hit = r.match >= 0 ? this.typed.answers[r.match] : null;
-			if (hit && hit.feedback) box.appendChild(feedbackBox('On your answer:', hit.feedback));
+			if (hit && hit.feedback) box.appendChild(feedbackBox(I.t('embed.feedback-on'), hit.feedback));
 			if (!right) {
 				var accepted = this.typed.answers.filter(function (a) { return a.correct; })[0];
 				if (accepted) {
-					var p = el(this.typed.kind === 'output' ? 'div' : 'p', 'run-answer');
-					p.appendChild(el('strong', null, 'The right answer: '));
+					var p = lead(el(this.typed.kind === 'output' ? 'div' : 'p', 'run-answer'), 'embed.right-answer');
 					if (this.typed.kind === 'output') {
 						var pre = el('pre', 'run-typed-text');
 						pre.appendChild(el('code', null, accepted.answer));
@@ -233,7 +243,7 @@
 		} else {
 			var chosen = [];
 			this.inputs.forEach(function (x, i) { if (x.checked) chosen.push(i); });
-			if (!chosen.length) return this.say('Choose an answer first.');
+			if (!chosen.length) return this.say(I.t('embed.choose-first'));
 			right = api.scoreChoice(this.options, chosen);
 			this.options.forEach(function (opt, i) {
 				var row = self.rows[i], mine = chosen.indexOf(i) >= 0;
@@ -241,19 +251,19 @@
 				if (opt.correct) row.classList.add('is-correct');
 				if (mine && !opt.correct) row.classList.add('is-wrong');
 				if (opt.correct || mine)
-					row.appendChild(tag(opt.correct, mine ? (opt.correct ? 'Your answer: right' : 'Your answer: wrong') :
-						'The right answer'));
+					row.appendChild(tag(opt.correct, I.t(mine ? (opt.correct ? 'embed.tag-yours-right' : 'embed.tag-yours-wrong') :
+						'embed.tag-right')));
 				if (mine && opt.feedback) row.appendChild(cloneChildren(opt.feedback, el('div', 'run-feedback')));
 			});
 		}
 		line.className = 'verdict ' + (right ? 'verdict-right' : 'verdict-wrong');
 		line.appendChild(icon(right ? '✓' : '✗'));
-		line.appendChild(document.createTextNode(right ? ' Correct' : ' Incorrect'));
+		line.appendChild(document.createTextNode(' ' + I.t(right ? 'embed.correct' : 'embed.incorrect')));
 		this.problem.hidden = true;
 		box.hidden = false;
 		if (this.details) this.details.open = true;
 		this.checked = true;
-		this.button.textContent = 'Try again';
+		this.button.textContent = I.t('embed.try-again');
 		box.focus({ preventScroll: true });
 	};
 
@@ -275,7 +285,7 @@
 		});
 		if (this.details) this.details.open = false;
 		this.checked = false;
-		this.button.textContent = 'Check';
+		this.button.textContent = I.t('embed.check');
 		if (this.input) this.input.focus();
 		else if (this.inputs.length) this.inputs[0].focus();
 	};
@@ -300,8 +310,10 @@
 	}
 
 	function init() {
-		/* answer.js scores; without it the page stays as printed. */
-		if (!window.quizdeckAnswer) return;
+		/* answer.js scores and i18n.js has the words; without them the page stays as printed. */
+		I = window.quizdeckI18n;
+		if (!window.quizdeckAnswer || !I) return;
+
 		var found = document.querySelectorAll('article.question.embedded');
 		var articles = [];
 		for (var i = 0; i < found.length; i++) {

@@ -47,6 +47,10 @@
  * localStorage["quizdeck:v2:<site>:settings"], shared with cards.js and
  * search.js, and set by the switch under the set-up form. The tab's
  * <title> says where the test is ("Question 4 of 10 · ...", "Result: ...").
+ *
+ * Every word it shows is a string of the site's language (i18n/en.toml's
+ * quiz.*, read through window.quizdeckI18n, i18n.js), and every number,
+ * share and date is written by it; only the author's content is as written.
  */
 (function () {
 	'use strict';
@@ -63,7 +67,7 @@
 		'steady': { share: null, order: ['easy', 'medium', 'hard'] },
 		'confident': { share: { easy: 0.1, medium: 0.3, hard: 0.6 }, order: ['hard', 'medium', 'easy'] }
 	};
-	var MIX_NAMES = { 'warming-up': 'warming up', 'steady': 'steady', 'confident': 'confident' };
+	var I;                        /* window.quizdeckI18n, the strings (init) */
 
 	/* ---- small helpers ---- */
 
@@ -115,6 +119,40 @@
 
 	function percent(part, whole) {
 		return whole ? Math.round(100 * part / whole) : 0;
+	}
+
+	/* The share as the language writes it ("67%", "67 %"), rounded as the bars are. */
+	function percentText(part, whole) {
+		return I.num(percent(part, whole) / 100, { style: 'percent' });
+	}
+
+	function levelName(level) {
+		return I.t('quiz.level-' + level);
+	}
+
+	/*
+	 * Appends string s to node, each {name} in it filled from parts: text,
+	 * or a node put in as it is (an option's own text, a styled number),
+	 * so that a sentence keeps its language's word order around them.
+	 */
+	function fillNodes(node, s, parts) {
+		var re = /\{([a-z0-9_-]+)\}/g, at = 0, m;
+		while ((m = re.exec(s)) !== null) {
+			if (m.index > at) node.appendChild(document.createTextNode(s.slice(at, m.index)));
+			var v = parts[m[1]];
+			node.appendChild(v === undefined || v === null ? document.createTextNode(m[0]) :
+				typeof v === 'object' ? v : document.createTextNode(String(v)));
+			at = re.lastIndex;
+		}
+		if (at < s.length) node.appendChild(document.createTextNode(s.slice(at)));
+		return node;
+	}
+
+	/* "The right answer: " and the like: the words bold, then a space. */
+	function lead(to, key) {
+		to.appendChild(el('strong', null, I.t(key)));
+		to.appendChild(document.createTextNode(' '));
+		return to;
 	}
 
 	function icon(mark) {
@@ -285,9 +323,9 @@
 	function describeMix(take) {
 		var parts = [];
 		LEVELS.forEach(function (d) {
-			if (take[d]) parts.push(take[d] + ' ' + d);
+			if (take[d]) parts.push(I.plural('quiz.mix-' + d, take[d]));
 		});
-		return parts.join(' · ') || 'no questions';
+		return parts.join(I.t('quiz.mix-separator')) || I.t('quiz.mix-none');
 	}
 
 	/* ---- the test page ---- */
@@ -459,9 +497,11 @@
 		if (this.mixNote) this.mixNote.textContent = describeMix(take);
 		if (this.estimate) {
 			var out = this.samplesLeftOut(s.topic);
-			this.estimate.textContent = pool.length + ' in this pool' +
-				(out ? ' (' + out + (out === 1 ? ' sample' : ' samples') + ' left out)' : '') +
-				' · about ' + Math.max(1, Math.round(secs / 60)) + ' min';
+			this.estimate.textContent = I.t(out ? 'quiz.estimate-samples' : 'quiz.estimate', {
+				pool: I.plural('quiz.pool', pool.length),
+				samples: I.plural('quiz.samples-left-out', out),
+				time: I.plural('quiz.minutes-about', Math.max(1, Math.round(secs / 60)))
+			});
 		}
 		if (fromUser) this.writeUrl(s);
 	};
@@ -650,14 +690,15 @@
 		var answered = run.items.filter(function (item) { return isAnswered(item); }).length;
 		box = el('div', 'resume');
 		box.id = 'resume';
-		box.appendChild(el('p', 'resume-what', 'You have a test in progress: ' + this.topicName(run.setup.topic) +
-			' · ' + (run.retry ? 'retry of missed · ' : '') + answered + ' of ' + run.items.length + ' answered.'));
+		box.appendChild(el('p', 'resume-what', I.t(run.retry ? 'quiz.resume-what-retry' : 'quiz.resume-what', {
+			topic: this.topicName(run.setup.topic), answered: I.num(answered), total: I.num(run.items.length)
+		})));
 		var go = el('button', 'button primary resume-button',
-			'Resume test (question ' + (run.index + 1) + ' of ' + run.items.length + ')');
+			I.t('quiz.resume', { n: I.num(run.index + 1), total: I.num(run.items.length) }));
 		go.type = 'button';
 		go.addEventListener('click', function () { self.resume(self.savedRun() || run, null, 'push'); });
 		box.appendChild(go);
-		box.appendChild(el('p', 'resume-note', 'Starting a new test keeps this one in your history as unfinished.'));
+		box.appendChild(el('p', 'resume-note', I.t('quiz.resume-note')));
 		var title = document.getElementById('setup-title');
 		this.setup.insertBefore(box, title ? title.nextSibling : this.setup.firstChild);
 	};
@@ -750,7 +791,7 @@
 	QuizPage.prototype.hintBox = function (item) {
 		var self = this;
 		var box = el('div', 'run-hint-box');
-		var toggle = el('button', 'button quiet run-hint-toggle', item.hint ? 'Hide hint' : 'Show hint');
+		var toggle = el('button', 'button quiet run-hint-toggle', I.t(item.hint ? 'quiz.hint-hide' : 'quiz.hint-show'));
 		toggle.type = 'button';
 		toggle.setAttribute('aria-expanded', item.hint ? 'true' : 'false');
 		toggle.setAttribute('aria-controls', 'run-hint');
@@ -760,7 +801,7 @@
 		toggle.addEventListener('click', function () {
 			item.hint = !item.hint;
 			hint.hidden = !item.hint;
-			toggle.textContent = item.hint ? 'Hide hint' : 'Show hint';
+			toggle.textContent = I.t(item.hint ? 'quiz.hint-hide' : 'quiz.hint-show');
 			toggle.setAttribute('aria-expanded', item.hint ? 'true' : 'false');
 			self.saveRun();
 		});
@@ -778,19 +819,20 @@
 		this.nav = null;
 
 		var head = el('div', 'run-head');
-		var count = el('h2', 'run-count', 'Question ' + (run.index + 1) + ' of ' + run.items.length);
+		var count = el('h2', 'run-count',
+			I.t('quiz.question-of', { n: I.num(run.index + 1), total: I.num(run.items.length) }));
 		this.setTitle(count.textContent);
 		count.tabIndex = -1;
 		head.appendChild(count);
 		var meta = el('p', 'run-meta');
-		meta.appendChild(el('span', 'difficulty difficulty-' + q.level, q.level));
+		meta.appendChild(el('span', 'difficulty difficulty-' + q.level, levelName(q.level)));
 		if (q.topicTitle) {
 			meta.appendChild(document.createTextNode(' '));
 			meta.appendChild(el('span', 'run-topic', q.topicTitle));
 		}
 		if (run.retry) {
 			meta.appendChild(document.createTextNode(' '));
-			meta.appendChild(el('span', 'run-topic', 'retry'));
+			meta.appendChild(el('span', 'run-topic', I.t('quiz.retry-tag')));
 		}
 		head.appendChild(meta);
 		var track = el('div', 'run-track');
@@ -818,8 +860,7 @@
 		this.inputs = [];
 		this.typedInput = null;
 		if (q.typed) fieldset.appendChild(this.typedField(item, shown));
-		else fieldset.appendChild(el('p', 'run-instruction',
-			q.multi ? 'Choose every answer that applies.' : 'Choose one answer.'));
+		else fieldset.appendChild(el('p', 'run-instruction', I.t(q.multi ? 'quiz.choose-all' : 'quiz.choose-one')));
 
 		var list = el('ol', 'run-options');
 		if (!q.typed) item.order.forEach(function (optIndex, pos) {
@@ -834,7 +875,7 @@
 			input.value = String(optIndex);
 			input.checked = chosen;
 			input.disabled = shown;
-			var key = el('span', 'run-key', String(pos + 1));
+			var key = el('span', 'run-key', I.num(pos + 1));
 			key.setAttribute('aria-hidden', 'true');
 			label.appendChild(input);
 			label.appendChild(key);
@@ -858,7 +899,7 @@
 
 		if (shown && q.explanation) {
 			var why = el('div', 'run-explanation');
-			why.appendChild(el('h3', 'run-explanation-title', 'Why'));
+			why.appendChild(el('h3', 'run-explanation-title', I.t('quiz.why')));
 			cloneChildren(q.explanation, why);
 			form.appendChild(why);
 		}
@@ -868,16 +909,16 @@
 		form.appendChild(this.problem);
 
 		var actions = el('div', 'run-actions');
-		var prev = el('button', 'button run-prev', 'Previous question');
+		var prev = el('button', 'button run-prev', I.t('quiz.previous'));
 		prev.type = 'button';
 		prev.hidden = run.index === 0;
 		prev.addEventListener('click', function () { self.go(run.index - 1); });
 		var main = el('button', 'button primary run-main');
 		main.type = 'submit';
-		if (run.reveal === 'each' && !item.checked) main.textContent = 'Check';
-		else if (last) main.textContent = run.done ? 'Back to your results' : (run.reveal === 'each' ? 'See your results' : 'Finish the test');
-		else main.textContent = 'Next question';
-		var leave = el('button', 'button quiet run-leave', run.done ? 'Back to your results' : 'Leave the test');
+		if (run.reveal === 'each' && !item.checked) main.textContent = I.t('quiz.check');
+		else if (last) main.textContent = I.t(run.done ? 'quiz.back-to-results' : (run.reveal === 'each' ? 'quiz.see-results' : 'quiz.finish'));
+		else main.textContent = I.t('quiz.next');
+		var leave = el('button', 'button quiet run-leave', I.t(run.done ? 'quiz.back-to-results' : 'quiz.leave'));
 		leave.type = 'button';
 		leave.hidden = run.done && last;
 		leave.addEventListener('click', function () {
@@ -890,7 +931,7 @@
 			var flag = el('button', 'button run-flag');
 			flag.type = 'button';
 			flag.appendChild(icon('⚑'));
-			flag.appendChild(document.createTextNode('Flag for review'));
+			flag.appendChild(document.createTextNode(I.t('quiz.flag')));
 			flag.setAttribute('aria-pressed', item.flagged ? 'true' : 'false');
 			flag.addEventListener('click', function () {
 				item.flagged = !item.flagged;
@@ -903,8 +944,8 @@
 		actions.appendChild(leave);
 		form.appendChild(actions);
 		if (!q.typed) form.appendChild(el('p', 'run-keys',
-			'Keys: 1–' + Math.min(9, item.order.length) + ' choose, Enter ' +
-			(run.reveal === 'each' && !item.checked ? 'checks' : 'moves on') + '.'));
+			I.t(run.reveal === 'each' && !item.checked ? 'quiz.keys-check' : 'quiz.keys-next',
+				{ last: I.num(Math.min(9, item.order.length)) })));
 
 		form.addEventListener('submit', function (e) {
 			e.preventDefault();
@@ -934,13 +975,13 @@
 		var box = el('div', 'run-confirm');
 		box.setAttribute('role', 'group');
 		box.setAttribute('aria-labelledby', 'run-confirm-text');
-		var text = el('p', null, 'Leave this test? It goes into your history as unfinished, with the answers you gave.');
+		var text = el('p', null, I.t('quiz.leave-ask'));
 		text.id = 'run-confirm-text';
 		box.appendChild(text);
-		var yes = el('button', 'button run-yes', 'Yes, leave the test');
+		var yes = el('button', 'button run-yes', I.t('quiz.leave-yes'));
 		yes.type = 'button';
 		yes.addEventListener('click', function () { self.leave(); });
-		var stay = el('button', 'button primary run-stay', 'Keep going');
+		var stay = el('button', 'button primary run-stay', I.t('quiz.leave-no'));
 		stay.type = 'button';
 		stay.addEventListener('click', function () {
 			box.parentNode.removeChild(box);
@@ -965,15 +1006,15 @@
 		if (correct && chosen) {
 			tag = el('p', 'run-tag run-tag-right');
 			tag.appendChild(icon('✓'));
-			tag.appendChild(document.createTextNode(' Your answer: right'));
+			tag.appendChild(document.createTextNode(' ' + I.t('quiz.tag-yours-right')));
 		} else if (correct) {
 			tag = el('p', 'run-tag run-tag-right');
 			tag.appendChild(icon('✓'));
-			tag.appendChild(document.createTextNode(' The right answer'));
+			tag.appendChild(document.createTextNode(' ' + I.t('quiz.tag-right')));
 		} else if (chosen) {
 			tag = el('p', 'run-tag run-tag-wrong');
 			tag.appendChild(icon('✗'));
-			tag.appendChild(document.createTextNode(' Your answer: wrong'));
+			tag.appendChild(document.createTextNode(' ' + I.t('quiz.tag-yours-wrong')));
 		}
 		return tag || null;
 	}
@@ -988,23 +1029,23 @@
 		var line = el('p', 'verdict ' + (right ? 'verdict-right' : 'verdict-wrong'));
 		line.appendChild(icon(right ? '✓' : '✗'));
 		line.appendChild(document.createTextNode(' ' +
-			(right ? 'Correct' : item.chosen.length ? 'Incorrect' : 'Not answered')));
+			I.t(right ? 'quiz.correct' : item.chosen.length ? 'quiz.incorrect' : 'quiz.not-answered')));
 		box.appendChild(line);
 		var q = item.q;
 		item.chosen.forEach(function (i) {
 			if (!q.options[i].feedback) return;
 			var about = el('div', 'run-feedback run-feedback-yours');
-			var lead = el('p', 'run-feedback-lead');
-			lead.appendChild(el('strong', null, 'On your answer, '));
-			cloneInline(q.options[i].text, lead);
-			lead.appendChild(document.createTextNode(':'));
-			about.appendChild(lead);
+			/* The words before the option bold, the option as written. */
+			var p = el('p', 'run-feedback-lead');
+			var s = I.t('quiz.feedback-on'), at = s.indexOf('{answer}');
+			if (at > 0) p.appendChild(el('strong', null, s.slice(0, at)));
+			fillNodes(p, at > 0 ? s.slice(at) : s, { answer: cloneInline(q.options[i].text, document.createDocumentFragment()) });
+			about.appendChild(p);
 			cloneChildren(q.options[i].feedback, about);
 			box.appendChild(about);
 		});
 		if (!right) {
-			var answer = el('p', 'run-answer');
-			answer.appendChild(el('strong', null, 'The right answer: '));
+			var answer = lead(el('p', 'run-answer'), 'quiz.right-answer');
 			this.appendAnswerText(q, correctIndexes(q), answer);
 			box.appendChild(answer);
 		}
@@ -1019,7 +1060,7 @@
 
 	QuizPage.prototype.appendAnswerText = function (q, indexes, to) {
 		indexes.forEach(function (i, k) {
-			if (k) to.appendChild(document.createTextNode('; '));
+			if (k) to.appendChild(document.createTextNode(I.t('quiz.answers-separator')));
 			cloneInline(q.options[i].text, to);
 		});
 		return to;
@@ -1028,7 +1069,7 @@
 	function answerText(q, indexes) {
 		return indexes.map(function (i) {
 			return (q.options[i].text ? q.options[i].text.textContent : '').trim();
-		}).join('; ');
+		}).join(I.t('quiz.answers-separator'));
 	}
 
 	QuizPage.prototype.readChoice = function () {
@@ -1066,7 +1107,7 @@
 		this.readChoice();
 		if (run.reveal === 'each' && !item.checked) {
 			var problem = item.q.typed ? typedProblem(item) :
-				!item.chosen.length ? 'Choose an answer first.' : null;
+				!item.chosen.length ? I.t('quiz.choose-first') : null;
 			if (problem) {
 				clear(this.problem);
 				this.problem.appendChild(icon('!'));
@@ -1080,8 +1121,8 @@
 			this.saveRun();
 			this.renderQuestion(false);
 			var right = isRight(item);
-			this.announce(right ? 'Correct.' :
-				'Incorrect. The right answer: ' + answerText(item.q, correctIndexes(item.q)) + '.');
+			this.announce(right ? I.t('quiz.said-right') :
+				I.t('quiz.said-wrong', { answer: answerText(item.q, correctIndexes(item.q)) }));
 			/* Focus on the verdict brings it, and the feedback under it, into
 			 * view; Enter there moves on, as on the button. */
 			this.verdictBox.focus({ preventScroll: true });
@@ -1111,18 +1152,22 @@
 		var box = el('div', 'run-confirm run-finish-ask');
 		box.setAttribute('role', 'group');
 		box.setAttribute('aria-labelledby', 'run-finish-text');
-		var parts = [];
-		if (open.length) parts.push((open.length === 1 ? '1 question is' : open.length + ' questions are') +
-			' not answered (' + open.join(', ') + ')');
-		if (flagged.length) parts.push(flagged.length + ' flagged for review (' + flagged.join(', ') + ')');
-		var text = el('p', null, parts.join('; ') + '. Finish anyway?');
+		var numbers = function (list) {
+			return list.map(function (n) { return I.num(n); }).join(I.t('quiz.list-separator'));
+		};
+		var said = {
+			open: I.plural('quiz.ask-open', open.length, { list: numbers(open) }),
+			flagged: I.plural('quiz.ask-flagged', flagged.length, { list: numbers(flagged) })
+		};
+		var what = !flagged.length ? said.open : !open.length ? said.flagged : I.t('quiz.ask-both', said);
+		var text = el('p', null, I.t('quiz.ask-finish', { what: what }));
 		text.id = 'run-finish-text';
 		box.appendChild(text);
 		var first = (open.length ? open : flagged)[0];
-		var back = el('button', 'button primary run-stay', 'Go to question ' + first);
+		var back = el('button', 'button primary run-stay', I.t('quiz.ask-go', { n: I.num(first) }));
 		back.type = 'button';
 		back.addEventListener('click', function () { self.go(first - 1); });
-		var yes = el('button', 'button run-yes', 'Finish anyway');
+		var yes = el('button', 'button run-yes', I.t('quiz.ask-yes'));
 		yes.type = 'button';
 		yes.addEventListener('click', function () { self.finish(); });
 		box.appendChild(back);
@@ -1137,11 +1182,11 @@
 	QuizPage.prototype.navigator = function () {
 		var self = this, run = this.run;
 		var nav = el('nav', 'run-nav');
-		nav.setAttribute('aria-label', 'Questions');
+		nav.setAttribute('aria-label', I.t('quiz.nav'));
 		var list = el('ol', 'run-nav-list');
 		run.items.forEach(function (item, i) {
 			var li = el('li');
-			var b = el('button', 'run-nav-item', String(i + 1));
+			var b = el('button', 'run-nav-item', I.num(i + 1));
 			b.type = 'button';
 			b.setAttribute('data-index', String(i));
 			if (i === run.index) b.setAttribute('aria-current', 'step');
@@ -1161,9 +1206,8 @@
 		var buttons = nav.querySelectorAll('.run-nav-item');
 		for (var i = 0; i < buttons.length; i++) {
 			var item = run.items[i], b = buttons[i];
-			var state = [isAnswered(item) ? 'answered' : 'not answered'];
-			if (item.flagged) state.push('flagged');
-			b.setAttribute('aria-label', 'Question ' + (i + 1) + ', ' + state.join(', '));
+			var key = 'quiz.nav-' + (isAnswered(item) ? 'answered' : 'open') + (item.flagged ? '-flagged' : '');
+			b.setAttribute('aria-label', I.t(key, { n: I.num(i + 1) }));
 			b.classList.toggle('is-answered', isAnswered(item));
 			b.classList.toggle('is-flagged', !!item.flagged);
 		}
@@ -1252,7 +1296,7 @@
 		state.mastery = this.mastery(state);
 		saveState(this.key, state);
 		this.showResults();
-		this.announce('Test finished: ' + score + ' of ' + run.items.length + ' right.');
+		this.announce(I.t('quiz.said-finished', { score: I.num(score), total: I.num(run.items.length) }));
 	};
 
 	/* fromHistory: Back or Forward brought it, so no new step. */
@@ -1265,30 +1309,30 @@
 		var head = el('div', 'results-summary');
 		box.appendChild(head);
 
-		var title = el('h2', 'results-title', 'Your result');
+		var title = el('h2', 'results-title', I.t('quiz.result'));
 		title.tabIndex = -1;
 		head.appendChild(title);
-		var scoreLine = el('p', 'results-score');
-		scoreLine.appendChild(el('span', 'results-fraction', score + ' of ' + total));
-		scoreLine.appendChild(document.createTextNode(' right · '));
-		scoreLine.appendChild(el('span', 'results-percent', percent(score, total) + '%'));
+		var scoreLine = fillNodes(el('p', 'results-score'), I.t('quiz.score'), {
+			fraction: el('span', 'results-fraction', I.t('quiz.score-of', { score: I.num(score), total: I.num(total) })),
+			percent: el('span', 'results-percent', percentText(score, total))
+		});
 		head.appendChild(scoreLine);
 		/* A retry asks only what was missed: no pass or fail. */
 		var verdict;
 		if (run.retry) {
-			verdict = el('p', 'verdict results-retry', 'A retry of the questions you missed, not a new test.');
+			verdict = el('p', 'verdict results-retry', I.t('quiz.retry-note'));
 		} else {
 			verdict = el('p', 'verdict ' + (passed ? 'verdict-right' : 'verdict-wrong'));
 			verdict.appendChild(icon(passed ? '✓' : '✗'));
-			verdict.appendChild(document.createTextNode(' ' + (passed ? 'Passed' : 'Not passed yet') +
-				': the pass mark is ' + Math.round(this.passMark * 100) + '%.'));
+			verdict.appendChild(document.createTextNode(' ' + I.t(passed ? 'quiz.passed' : 'quiz.not-passed',
+				{ mark: percentText(this.passMark, 1) })));
 		}
 		head.appendChild(verdict);
 
 		var missed = run.items.filter(function (item) { return !item.right; });
 		var actions = el('div', 'results-actions');
 		if (missed.length) {
-			var retry = el('button', 'button primary', 'Retry the ones I missed (' + missed.length + ')');
+			var retry = el('button', 'button primary', I.t('quiz.retry-missed', { n: I.num(missed.length) }));
 			retry.type = 'button';
 			retry.addEventListener('click', function () {
 				var s = run.setup;
@@ -1297,16 +1341,16 @@
 			});
 			actions.appendChild(retry);
 		}
-		var again = el('button', 'button' + (missed.length ? '' : ' primary'), 'New test');
+		var again = el('button', 'button' + (missed.length ? '' : ' primary'), I.t('quiz.new-test'));
 		again.type = 'button';
 		again.addEventListener('click', function () { self.showSetup(); });
 		actions.appendChild(again);
 		head.appendChild(actions);
 
-		box.appendChild(this.chart('By topic', run.items, function (item) {
-			return item.q.topicTitle || item.q.topic || 'Questions';
-		}));
-		box.appendChild(this.chart('By difficulty', run.items, function (item) { return item.q.level; }));
+		box.appendChild(this.chart(I.t('quiz.by-topic'), run.items, function (item) {
+			return item.q.topicTitle || item.q.topic || I.t('quiz.no-topic');
+		}, false));
+		box.appendChild(this.chart(I.t('quiz.by-difficulty'), run.items, function (item) { return item.q.level; }, true));
 		box.appendChild(this.masteryBox(loadState(this.key), run.reveal, true));
 
 		var deeper = this.deeper(missed);
@@ -1316,12 +1360,13 @@
 		this.stage.appendChild(box);
 		title.focus();
 		this.scrollToRunner();
-		this.setTitle('Result: ' + score + ' of ' + total);
+		this.setTitle(I.t('quiz.title-result', { score: I.num(score), total: I.num(total) }));
 		if (!fromHistory) step({ quiz: 'results' }, false);
 	};
 
-	/* A small bar chart: one row per group, the value as text beside the bar. */
-	QuizPage.prototype.chart = function (caption, items, groupOf) {
+	/* A small bar chart: one row per group, the value as text beside the bar;
+	 * levels: the groups are difficulties, easy to hard. */
+	QuizPage.prototype.chart = function (caption, items, groupOf, levels) {
 		var groups = [], byName = {};
 		items.forEach(function (item) {
 			var name = groupOf(item);
@@ -1332,7 +1377,7 @@
 			byName[name].total++;
 			if (item.right) byName[name].right++;
 		});
-		if (caption === 'By difficulty') {
+		if (levels) {
 			groups.sort(function (a, b) { return LEVELS.indexOf(a.name) - LEVELS.indexOf(b.name); });
 		}
 		var section = el('section', 'results-chart');
@@ -1341,15 +1386,15 @@
 		var list = el('ul', 'chart');
 		groups.forEach(function (g) {
 			var li = el('li', 'chart-row');
-			li.appendChild(el('span', 'chart-label', g.name));
+			li.appendChild(el('span', 'chart-label', levels ? levelName(g.name) : g.name));
 			var bar = el('span', 'chart-bar');
 			bar.setAttribute('aria-hidden', 'true');
 			var fill = el('span', 'chart-fill');
 			fill.style.width = percent(g.right, g.total) + '%';
 			bar.appendChild(fill);
 			li.appendChild(bar);
-			li.appendChild(el('span', 'chart-value',
-				g.right + ' of ' + g.total + ' (' + percent(g.right, g.total) + '%)'));
+			li.appendChild(el('span', 'chart-value', I.t('quiz.chart-value',
+				{ right: I.num(g.right), total: I.num(g.total), percent: percentText(g.right, g.total) })));
 			list.appendChild(li);
 		});
 		section.appendChild(list);
@@ -1371,8 +1416,8 @@
 		});
 		if (!links.length) return null;
 		var section = el('section', 'results-deeper');
-		section.appendChild(el('h3', null, 'Go deeper'));
-		section.appendChild(el('p', null, 'The guide sections behind the questions you missed:'));
+		section.appendChild(el('h3', null, I.t('quiz.deeper')));
+		section.appendChild(el('p', null, I.t('quiz.deeper-note')));
 		var list = el('ul');
 		links.forEach(function (l) {
 			var li = el('li');
@@ -1390,7 +1435,7 @@
 	QuizPage.prototype.review = function () {
 		var self = this, run = this.run;
 		var section = el('section', 'results-review');
-		section.appendChild(el('h3', null, 'Review every question'));
+		section.appendChild(el('h3', null, I.t('quiz.review')));
 		var list = el('ol', 'review-list');
 		run.items.forEach(function (item, n) {
 			var q = item.q;
@@ -1401,15 +1446,16 @@
 			var summary = el('summary', 'review-summary');
 			var mark = el('span', 'verdict ' + (item.right ? 'verdict-right' : 'verdict-wrong'));
 			mark.appendChild(icon(item.right ? '✓' : '✗'));
-			mark.appendChild(document.createTextNode(' ' + (item.right ? 'Correct' : isAnswered(item) ? 'Incorrect' : 'Not answered')));
+			mark.appendChild(document.createTextNode(' ' +
+				I.t(item.right ? 'quiz.correct' : isAnswered(item) ? 'quiz.incorrect' : 'quiz.not-answered')));
 			summary.appendChild(mark);
-			summary.appendChild(el('span', 'review-number', ' · ' + (n + 1) + '. '));
+			summary.appendChild(el('span', 'review-number', I.t('quiz.review-number', { n: I.num(n + 1) })));
 			summary.appendChild(cloneChildren(q.stem, el('span', 'review-stem')));
 			details.appendChild(summary);
 
 			var body = el('div', 'review-body');
 			var meta = el('p', 'run-meta');
-			meta.appendChild(el('span', 'difficulty difficulty-' + q.level, q.level));
+			meta.appendChild(el('span', 'difficulty difficulty-' + q.level, levelName(q.level)));
 			if (q.topicTitle) {
 				meta.appendChild(document.createTextNode(' '));
 				meta.appendChild(el('span', 'run-topic', q.topicTitle));
@@ -1418,14 +1464,12 @@
 			if (q.typed) {
 				self.typedReview(item, body);
 			} else {
-				var yours = el('p', 'review-yours');
-				yours.appendChild(el('strong', null, 'Your answer: '));
+				var yours = lead(el('p', 'review-yours'), 'quiz.your-answer');
 				if (item.chosen.length) self.appendAnswerText(q, item.chosen, yours);
-				else yours.appendChild(document.createTextNode('not answered'));
+				else yours.appendChild(document.createTextNode(I.t('quiz.yours-none')));
 				body.appendChild(yours);
 				if (!item.right) {
-					var right = el('p', 'review-right');
-					right.appendChild(el('strong', null, 'The right answer: '));
+					var right = lead(el('p', 'review-right'), 'quiz.right-answer');
 					self.appendAnswerText(q, correctIndexes(q), right);
 					body.appendChild(right);
 				}
@@ -1435,7 +1479,7 @@
 					body.appendChild(cloneChildren(q.options[i].feedback, el('div', 'run-feedback')));
 			});
 			if (q.explanation) body.appendChild(cloneChildren(q.explanation, el('div', 'run-explanation')));
-			var revisit = el('button', 'button quiet review-open', 'Show question ' + (n + 1));
+			var revisit = el('button', 'button quiet review-open', I.t('quiz.review-open', { n: I.num(n + 1) }));
 			revisit.type = 'button';
 			revisit.addEventListener('click', function () { self.go(n); });
 			body.appendChild(revisit);
@@ -1469,7 +1513,7 @@
 	};
 
 	QuizPage.prototype.topicName = function (slug) {
-		if (!slug) return 'All topics';
+		if (!slug) return I.t('quiz.all-topics');
 		for (var i = 0; i < this.bank.length; i++)
 			if (this.bank[i].topic === slug && this.bank[i].topicTitle) return this.bank[i].topicTitle;
 		return slug;
@@ -1484,34 +1528,35 @@
 			box.hidden = true;
 			return;
 		}
-		box.appendChild(el('h3', 'history-title', 'Your past attempts'));
+		box.appendChild(el('h3', 'history-title', I.t('quiz.history')));
 		var list = el('ol', 'history-list');
 		state.attempts.slice(-SHOWN_ATTEMPTS).reverse().forEach(function (a) {
 			var li = el('li', 'history-item');
 			var when = el('time', 'history-date', formatDate(a.at));
 			when.setAttribute('datetime', a.at);
 			li.appendChild(when);
-			var what = self.topicName(a.topic) + ' · ' + (a.retry === true ?
-				'retry of ' + a.total + ' missed' :
-				(MIX_NAMES[a.mix] || 'steady') + ' · ' + a.total + (a.total === 1 ? ' question' : ' questions'));
+			var what = a.retry === true ?
+				I.t('quiz.history-setup-retry', { topic: self.topicName(a.topic), retry: I.plural('quiz.history-retry', a.total) }) :
+				I.t('quiz.history-setup', { topic: self.topicName(a.topic), mix: I.t('quiz.mix-' + (MIXES[a.mix] ? a.mix : 'steady')),
+					questions: I.plural('quiz.questions', a.total) });
 			li.appendChild(el('span', 'history-setup', what));
+			var nums = { score: I.num(a.score), total: I.num(a.total) };
 			if (a.retry === true && a.left !== true) {
-				li.appendChild(el('span', 'history-score history-retry', a.score + ' of ' + a.total + ' right'));
+				li.appendChild(el('span', 'history-score history-retry', I.t('quiz.history-retry-score', nums)));
 				list.appendChild(li);
 				return;
 			}
 			if (a.left === true) {
-				var answered = typeof a.answered === 'number' ? a.answered : a.score;
-				li.appendChild(el('span', 'history-score history-left', 'Unfinished: ' + answered + ' of ' +
-					a.total + ' answered, ' + a.score + ' right'));
+				nums.answered = I.num(typeof a.answered === 'number' ? a.answered : a.score);
+				li.appendChild(el('span', 'history-score history-left', I.t('quiz.history-left', nums)));
 				list.appendChild(li);
 				return;
 			}
 			var passed = a.score / a.total >= self.passMark - 1e-9;
 			var score = el('span', 'history-score ' + (passed ? 'verdict-right' : 'verdict-wrong'));
 			score.appendChild(icon(passed ? '✓' : '✗'));
-			score.appendChild(document.createTextNode(' ' + a.score + ' of ' + a.total +
-				' (' + percent(a.score, a.total) + '%)'));
+			nums.percent = percentText(a.score, a.total);
+			score.appendChild(document.createTextNode(' ' + I.t('quiz.history-score', nums)));
 			li.appendChild(score);
 			list.appendChild(li);
 		});
@@ -1522,16 +1567,16 @@
 			var s = state.seen[q.id];
 			if (s && s.fp === q.fp && s.right) rightOnce++;
 		});
-		box.appendChild(el('p', 'history-known', 'Last answered right: ' + rightOnce + ' of ' +
-			this.bank.length + ' questions. New tests draw the others first.'));
+		box.appendChild(el('p', 'history-known',
+			I.plural('quiz.history-known', this.bank.length, { right: I.num(rightOnce) })));
 		box.appendChild(this.masteryBox(state, null, false));
 
-		var reset = el('button', 'button quiet history-reset', 'Clear my history');
+		var reset = el('button', 'button quiet history-reset', I.t('quiz.history-clear'));
 		reset.type = 'button';
 		reset.addEventListener('click', function () {
 			removeState(self.key);
 			self.renderHistory();
-			var note = el('p', 'history-cleared', 'History cleared.');
+			var note = el('p', 'history-cleared', I.t('quiz.history-cleared'));
 			note.setAttribute('role', 'status');
 			box.hidden = false;
 			box.appendChild(note);
@@ -1567,8 +1612,8 @@
 	QuizPage.prototype.masteryBox = function (state, reveal, tried) {
 		var self = this;
 		var section = el('section', 'results-chart mastery');
-		section.appendChild(el('h3', null, 'Mastery by topic'));
-		section.appendChild(el('p', 'mastery-note', 'Questions last answered right, over all your tests.'));
+		section.appendChild(el('h3', null, I.t('quiz.mastery')));
+		section.appendChild(el('p', 'mastery-note', I.t('quiz.mastery-note')));
 		var list = el('ul', 'chart');
 		this.mastery(state).forEach(function (m) {
 			if (tried && !m.seen) return;
@@ -1580,12 +1625,12 @@
 			fill.style.width = percent(m.right, m.total) + '%';
 			bar.appendChild(fill);
 			li.appendChild(bar);
-			li.appendChild(el('span', 'chart-value', m.right + ' of ' + m.total +
-				(m.seen ? ' (' + percent(m.right, m.total) + '%)' : ' · not tried')));
+			li.appendChild(el('span', 'chart-value', I.t(m.seen ? 'quiz.chart-value' : 'quiz.mastery-untried',
+				{ right: I.num(m.right), total: I.num(m.total), percent: percentText(m.right, m.total) })));
 			if (m.seen && m.right / m.total < self.passMark - 1e-9) {
-				var go = el('button', 'button quiet mastery-practise', 'Practise this topic');
+				var go = el('button', 'button quiet mastery-practise', I.t('quiz.practise'));
 				go.type = 'button';
-				go.setAttribute('aria-label', 'Practise this topic: ' + m.title);
+				go.setAttribute('aria-label', I.t('quiz.practise-label', { topic: m.title }));
 				go.addEventListener('click', function () { self.practise(m.topic, reveal); });
 				li.appendChild(go);
 			}
@@ -1608,7 +1653,7 @@
 
 	/* The tab says where the test is; null: the page's own title. */
 	QuizPage.prototype.setTitle = function (what) {
-		document.title = what ? what + ' · ' + this.pageTitle : this.pageTitle;
+		document.title = what ? I.t('quiz.title', { what: what, page: this.pageTitle }) : this.pageTitle;
 	};
 
 	function readSettings(key) {
@@ -1636,9 +1681,9 @@
 		box.type = 'checkbox';
 		box.checked = singleKeys(key);
 		label.appendChild(box);
-		label.appendChild(document.createTextNode(' Single-key shortcuts'));
+		label.appendChild(document.createTextNode(' ' + I.t('quiz.keys-switch')));
 		p.appendChild(label);
-		p.appendChild(el('span', 'keys-switch-note', ' (1 to 9 choose an option; / searches)'));
+		p.appendChild(el('span', 'keys-switch-note', ' ' + I.t('quiz.keys-switch-note')));
 		box.addEventListener('change', function () {
 			keysChosen = box.checked;
 			var s = readSettings(key);
@@ -1662,10 +1707,9 @@
 	/* What stops Check on a typed answer, in words, or null. */
 	function typedProblem(item) {
 		var r = window.quizdeckAnswer.score(item.q.typed, item.typed);
-		if (r.problem === 'empty') return 'Type an answer first.';
+		if (r.problem === 'empty') return I.t('quiz.type-first');
 		if (r.problem === 'not-a-number')
-			return 'That is not a number this test can read: ' +
-				window.quizdeckAnswer.numberHelp(item.q.typed.decimalComma) + '.';
+			return I.t(item.q.typed.decimalComma ? 'quiz.not-a-number-comma' : 'quiz.not-a-number');
 		return null;
 	}
 
@@ -1682,37 +1726,42 @@
 	/* "The right answer: ..." with any others accepted; a block for an output. */
 	function typedRight(q) {
 		var box = el('div', 'run-answer');
-		var head = el('p', null);
-		head.appendChild(el('strong', null, 'The right answer: '));
+		var head = lead(el('p', null), 'quiz.right-answer');
 		box.appendChild(head);
 		var accepted = q.options.filter(function (o) { return o.correct; });
-		accepted.forEach(function (o, k) {
-			var to = q.typed.kind === 'output' ? box : head;
-			if (k === 1) head.appendChild(document.createTextNode(q.typed.kind === 'output' ? ' (also accepted, below)' : ' (also accepted: '));
-			else if (k > 1 && q.typed.kind !== 'output') head.appendChild(document.createTextNode('; '));
-			to.appendChild(typedNode(q, o.answer));
-		});
-		if (accepted.length > 1 && q.typed.kind !== 'output') head.appendChild(document.createTextNode(')'));
+		var output = q.typed.kind === 'output';
+		if (accepted.length) (output ? box : head).appendChild(typedNode(q, accepted[0].answer));
+		if (accepted.length > 1 && output) {
+			head.appendChild(document.createTextNode(' ' + I.t('quiz.also-accepted-below')));
+			accepted.slice(1).forEach(function (o) { box.appendChild(typedNode(q, o.answer)); });
+		} else if (accepted.length > 1) {
+			var others = document.createDocumentFragment();
+			accepted.slice(1).forEach(function (o, k) {
+				if (k) others.appendChild(document.createTextNode(I.t('quiz.answers-separator')));
+				others.appendChild(typedNode(q, o.answer));
+			});
+			head.appendChild(document.createTextNode(' '));
+			fillNodes(head, I.t('quiz.also-accepted'), { answers: others });
+		}
 		return box;
 	}
 
 	/* "Your answer: ...", and the feedback of the answer it matched. */
 	function typedYours(item, to) {
 		var q = item.q;
-		var yours = el(q.typed.kind === 'output' ? 'div' : 'p', 'review-yours');
-		yours.appendChild(el('strong', null, 'Your answer: '));
+		var yours = lead(el(q.typed.kind === 'output' ? 'div' : 'p', 'review-yours'), 'quiz.your-answer');
 		if (isAnswered(item)) yours.appendChild(typedNode(q, item.typed));
-		else yours.appendChild(document.createTextNode('not answered'));
+		else yours.appendChild(document.createTextNode(I.t('quiz.yours-none')));
 		to.appendChild(yours);
 		var r = window.quizdeckAnswer.score(q.typed, item.typed);
 		if (r.problem === 'not-a-number')
-			to.appendChild(el('p', 'run-feedback', 'This is not read as a number.'));
+			to.appendChild(el('p', 'run-feedback', I.t('quiz.not-read-as-number')));
 		var hit = r.match >= 0 ? q.options[r.match] : null;
 		if (hit && hit.feedback) {
 			var about = el('div', 'run-feedback run-feedback-yours');
-			var lead = el('p', 'run-feedback-lead');
-			lead.appendChild(el('strong', null, 'On your answer:'));
-			about.appendChild(lead);
+			var p = el('p', 'run-feedback-lead');
+			p.appendChild(el('strong', null, I.t('quiz.feedback-on-typed')));
+			about.appendChild(p);
 			cloneChildren(hit.feedback, about);
 			to.appendChild(about);
 		}
@@ -1723,7 +1772,7 @@
 	QuizPage.prototype.typedField = function (item, shown) {
 		var self = this, t = item.q.typed;
 		var box = el('div', 'run-typed');
-		var label = el('label', 'run-typed-label', t.kind === 'output' ? 'What the program prints' : 'Your answer');
+		var label = el('label', 'run-typed-label', I.t(t.kind === 'output' ? 'quiz.typed-label-output' : 'quiz.typed-label'));
 		label.htmlFor = 'run-typed-input';
 		var input = el(t.kind === 'output' ? 'textarea' : 'input', 'run-typed-input');
 		input.id = 'run-typed-input';
@@ -1763,7 +1812,7 @@
 		var line = el('p', 'verdict ' + (right ? 'verdict-right' : 'verdict-wrong'));
 		line.appendChild(icon(right ? '✓' : '✗'));
 		line.appendChild(document.createTextNode(' ' +
-			(right ? 'Correct' : isAnswered(item) ? 'Incorrect' : 'Not answered')));
+			I.t(right ? 'quiz.correct' : isAnswered(item) ? 'quiz.incorrect' : 'quiz.not-answered')));
 		box.appendChild(line);
 		typedYours(item, box);
 		if (!right) box.appendChild(typedRight(item.q));
@@ -1780,9 +1829,7 @@
 		var d = new Date(iso);
 		if (isNaN(d.getTime())) return iso;
 		try {
-			return d.toLocaleString(document.documentElement.lang || undefined, {
-				year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit'
-			});
+			return I.date(d, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 		} catch (e) {
 			return d.toISOString().slice(0, 16).replace('T', ' ');
 		}
@@ -1790,10 +1837,13 @@
 
 	function init() {
 		var form = document.getElementById('quiz-form');
-		/* answer.js scores; a theme that does not load it keeps the page as printed. */
+		/* answer.js scores and i18n.js has the words; a theme that does not
+		 * load them keeps the page as printed. */
+		I = window.quizdeckI18n;
 		if (!form || !document.getElementById('setup') || !document.getElementById('runner') ||
-		    !document.getElementById('questions') || !window.quizdeckAnswer)
+		    !document.getElementById('questions') || !window.quizdeckAnswer || !I)
 			return;
+
 		new QuizPage(form);
 	}
 
