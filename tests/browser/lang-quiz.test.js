@@ -5,7 +5,8 @@
  * counts in the language's plural forms and shares as it writes them;
  * the Arabic page runs right to left; a chapter's question answered in
  * place speaks German. No control or heading the test page's scripts and
- * template write reads as its English string.
+ * template write reads as its English string. axe stays clean on the
+ * Arabic page.
  */
 'use strict';
 
@@ -233,6 +234,40 @@ exports['practice test in Arabic: right to left, Arabic words and plural forms, 
 		await page.locator('#runner .review-summary').filter({ hasText: 'لم تُجب عنه' }).first().waitFor();
 		assert.deepEqual(await englishLeft(page, english), [], 'English on the results');
 		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
+/* axe on the Arabic page as quiz.js fills it: no serious or critical violation. */
+exports['axe: the Arabic test page at set-up, after Check and at the results'] = async (env) => {
+	const base = site(env, 'ar');
+	const AXE = path.join(path.dirname(require.resolve('axe-core/package.json')), 'axe.min.js');
+	const { context, page } = await newPage(env, { bypassCSP: true });
+	const axe = async (where) => {
+		await page.addScriptTag({ path: AXE });
+		const bad = await page.evaluate(async () => {
+			/* eslint-disable-next-line no-undef */
+			const r = await axe.run(document, { resultTypes: ['violations'] });
+			return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+				.map((v) => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+		});
+		assert.deepEqual(bad.map((b) => `${where}: ${b}`), []);
+	};
+	try {
+		await h.openTest(page, base, '?topic=&mix=steady&count=2&reveal=each');
+		await axe('set-up');
+		await page.getByRole('button', { name: 'ابدأ الاختبار' }).click();
+		await h.choose(page, false);
+		await page.getByRole('button', { name: 'تحقّق' }).click();
+		await page.locator('#runner .run-verdict').waitFor();
+		await axe('after Check');
+		await page.getByRole('button', { name: 'السؤال التالي' }).click();
+		await h.choose(page, true);
+		await page.getByRole('button', { name: 'تحقّق' }).click();
+		await page.getByRole('button', { name: 'اعرض نتيجتك' }).click();
+		await page.getByRole('heading', { name: 'نتيجتك' }).waitFor();
+		await axe('results');
 	} finally {
 		await context.close();
 	}
