@@ -28,6 +28,7 @@
 #include "flow.h"
 #include "image.h"
 #include "links.h"
+#include "paper.h"
 #include "pdf.h"
 #include "site.h"
 #include "util.h"
@@ -40,10 +41,13 @@ struct book {
 	struct diag_list *dl;
 	int *chapter_dest;           /* per chapter */
 	GHashTable *section_dest;    /* struct section * -> dest + 1 */
+	int *chapter_entry;          /* per chapter: its line of the contents */
+	GHashTable *section_entry;   /* struct section * -> its line of the contents + 1 */
 	struct image **images;       /* loaded pictures, freed after the flow is written */
 	size_t nimages, images_cap;
-	/* the chapter being walked */
+	/* the chapter being walked, and the doc whose nodes are (the chapter's, or an embedded question's topic) */
 	const struct chapter *chapter;
+	const struct doc *doc;
 	const struct doc_tree *tree;
 	const char *file;
 	int body_line;
@@ -83,7 +87,7 @@ static int
 S_link_dest(const struct book *bk, const char *url)
 {
 	const struct site *site = bk->site;
-	char *to = links_output_target(site, bk->chapter->doc, url), *hash;
+	char *to = links_output_target(site, bk->doc, url), *hash;
 	const struct anchor *a;
 	int dest = -1;
 	size_t i;
@@ -239,39 +243,13 @@ S_line(const struct book *bk, cmark_node *n)
 static const struct image *
 S_picture(struct book *bk, cmark_node *img)
 {
-	const struct site *site = bk->site;
-	const char *url = cmark_node_get_url(img), *why = NULL, *path;
-	struct image *im = NULL;
+	struct image *im = paper_picture(bk->site, bk->doc, img, "the book", bk->dl);
 
-	if (!url || links_is_external(url)) {
-		diag_warning(bk->dl, bk->file, S_line(bk, img), cmark_node_get_start_column(img),
-		    "image \"%.60s\" is not printed in the book: only a picture in the site's content "
-		    "folder can be; the book shows its description in its place", url ? url : "");
+	if (!im)
 		return NULL;
-	}
-	path = links_asset_path(site, bk->chapter->doc, url);
-	if (path)
-		im = image_load(path, &why);
-	if (!im) {
-		diag_warning(bk->dl, bk->file, S_line(bk, img), cmark_node_get_start_column(img),
-		    "image \"%.60s\" %s: the book shows its description in its place; "
-		    "use a PNG, JPEG or SVG file of the site", url, why ? why : "is not a file of the site");
-		return NULL;
-	}
 	bk->images = xgrow(bk->images, &bk->images_cap, bk->nimages + 1, sizeof(*bk->images));
 	bk->images[bk->nimages++] = im;
 	return im;
-}
-
-/* The image a paragraph holds alone, or NULL. */
-static cmark_node *
-S_lone_image(cmark_node *para)
-{
-	cmark_node *c = cmark_node_first_child(para);
-
-	if (c && cmark_node_get_type(c) == CMARK_NODE_IMAGE && cmark_node_next(c) == NULL)
-		return c;
-	return NULL;
 }
 
 static void
@@ -279,7 +257,7 @@ S_para(struct book *bk, cmark_node *n, enum flow_role role, const struct nest *s
     char **marker, int tight)
 {
 	struct flow_para p;
-	cmark_node *img = role == FLOW_BODY && !*marker ? S_lone_image(n) : NULL;
+	cmark_node *img = role == FLOW_BODY && !*marker ? paper_lone_image(n) : NULL;
 	const struct image *im = img ? S_picture(bk, img) : NULL;
 	char *markup;
 
@@ -349,38 +327,43 @@ S_heading(struct book *bk, cmark_node *n)
 	}
 	flow_para(bk->flow, &p);
 	free(markup);
+	/* The contents line shows the heading as set (code in its face), not its plain title. */
+	if (sec && g_hash_table_lookup(bk->section_entry, sec)) {
+		markup = cardtext_inline(n);
+		flow_contents_set(bk->flow, GPOINTER_TO_INT(g_hash_table_lookup(bk->section_entry, sec)) - 1,
+		    markup);
+		free(markup);
+	}
+}
+
+static char *
+S_text_inline(void *ctx, cmark_node *n, const struct flow_link **links, size_t *nlinks)
+{
+	struct book *bk = ctx;
+	char *m = S_inline(bk, n);
+
+	*links = bk->links;
+	*nlinks = bk->nlinks;
+	return m;
+}
+
+static void S_blocks(struct book *bk, cmark_node *first, cmark_node *last, enum flow_role role,
+    char *marker, double indent, const struct section **open);
+
+static void
+S_text_blocks(void *ctx, cmark_node *first, cmark_node *last, enum flow_role role, double indent,
+    int keep)
+{
+	(void)keep;
+	S_blocks(ctx, first, last, role, NULL, indent, NULL);
 }
 
 static void
 S_table(struct book *bk, cmark_node *node, double indent)
 {
-	int ncols = cmark_gfm_extensions_get_table_columns(node), nrows = 0, r, c;
-	uint8_t *al = cmark_gfm_extensions_get_table_alignments(node);
-	cmark_node *row, *cell;
-	char **cells, *align;
-	int *header;
+	struct paper_text tx = { S_text_inline, S_text_blocks, bk };
 
-	for (row = cmark_node_first_child(node); row; row = cmark_node_next(row))
-		nrows++;
-	if (ncols <= 0 || nrows <= 0)
-		return;
-	cells = xcalloc((size_t)ncols * nrows, sizeof(*cells));
-	header = xcalloc((size_t)nrows, sizeof(*header));
-	align = xcalloc((size_t)ncols, 1);
-	for (c = 0; c < ncols; c++)
-		align[c] = al ? (char)al[c] : 0;
-	for (r = 0, row = cmark_node_first_child(node); row; row = cmark_node_next(row), r++) {
-		header[r] = cmark_gfm_extensions_get_table_row_is_header(row);
-		for (c = 0, cell = cmark_node_first_child(row); cell && c < ncols;
-		    cell = cmark_node_next(cell), c++)
-			cells[r * ncols + c] = cardtext_inline(cell);
-	}
-	flow_table(bk->flow, ncols, nrows, cells, header, align, indent);
-	for (r = 0; r < ncols * nrows; r++)
-		free(cells[r]);
-	free(cells);
-	free(header);
-	free(align);
+	paper_table(bk->flow, node, indent, &tx);
 }
 
 /* "Practise this": the questions and cards that link to a section, as short references. */
@@ -429,6 +412,67 @@ S_practise(struct book *bk, const struct xref_list *xl)
 	buf_free(&b);
 }
 
+/* The question top-level block b of the chapter shows in its place (doc_link.embed), or NULL. */
+static const struct question *
+S_embed_at(const struct book *bk, cmark_node *b)
+{
+	const struct doc *d = bk->chapter->doc;
+	int line;
+	size_t i;
+
+	if (bk->doc != d || cmark_node_get_type(b) != CMARK_NODE_PARAGRAPH)
+		return NULL;
+	line = S_line(bk, b);
+	for (i = 0; i < d->nlinks; i++)
+		if (d->links[i].embed && d->links[i].line == line)
+			return d->links[i].embed;
+	return NULL;
+}
+
+/*
+ * Question q in the place of paragraph para, which links to it: the
+ * paragraph's text as the question's heading, the question as a test
+ * sets it, then its answer and explanation (paper.h). Its Markdown is its
+ * topic's: links and pictures resolve from there, warnings point there.
+ */
+static void
+S_embed(struct book *bk, const struct question *q, cmark_node *para)
+{
+	struct paper_text tx = { S_text_inline, S_text_blocks, bk };
+	const struct doc *doc = bk->doc;
+	const struct doc_tree *tree = bk->tree;
+	const char *file = bk->file;
+	int body_line = bk->body_line;
+	struct doc_tree *t;
+	struct flow_para p;
+	size_t i, ncorrect = 0;
+	char *markup = S_inline(bk, para);
+
+	memset(&p, 0, sizeof(p));
+	p.markup = markup;
+	p.role = FLOW_H4;
+	p.links = bk->links;
+	p.nlinks = bk->nlinks;
+	p.dest = -1;
+	flow_para(bk->flow, &p);
+	free(markup);
+	for (i = 0; i < q->noptions; i++)
+		ncorrect += q->options[i].correct != 0;
+	t = doc_tree_open(q->topic->doc);
+	bk->doc = q->topic->doc;
+	bk->tree = t;
+	bk->file = q->topic->doc->src->display;
+	bk->body_line = q->topic->doc->src->body_line;
+	paper_question(bk->flow, q, doc_tree_question(t, q), NULL, 0, &tx);
+	paper_answer(bk->flow, q, doc_tree_question(t, q), NULL,
+	    q->kind == ANSWER_CHOICE && ncorrect > 1 ? "Answers:" : "Answer:", 0, &tx);
+	doc_tree_close(t);
+	bk->doc = doc;
+	bk->tree = tree;
+	bk->file = file;
+	bk->body_line = body_line;
+}
+
 static void
 S_push(struct nest **st, size_t *depth, size_t *cap, enum nest_kind kind, double indent, int quotes)
 {
@@ -441,27 +485,37 @@ S_push(struct nest **st, size_t *depth, size_t *cap, enum nest_kind kind, double
 }
 
 /*
- * The blocks first..last (siblings) into the flow in role, one walk with
- * cmark's iterator and a stack of its own (nesting costs a loop, not C
- * stack). With a marker (taken), the range is one item with it: a
- * footnote and its number. A section's "Practise this" comes before the
- * next heading.
+ * The blocks first..last (siblings) into the flow in role, indent em in,
+ * one walk with cmark's iterator and a stack of its own (nesting costs a
+ * loop, not C stack). With a marker (taken), the range is one item with
+ * it: a footnote and its number. With open (a chapter's body), a
+ * section's "Practise this" comes before the next heading, and a
+ * paragraph that shows a question is the question.
  */
 static void
 S_blocks(struct book *bk, cmark_node *first, cmark_node *last, enum flow_role role, char *marker,
-    const struct section **open)
+    double indent, const struct section **open)
 {
 	struct nest *st = NULL;
 	size_t depth = 0, cap = 0;
 	char *pending = marker;
 	int lists = 0;
 	cmark_node *top;
+	const struct question *q;
 
-	if (marker)
-		S_push(&st, &depth, &cap, NEST_ITEM, 1.6, 0);
+	if (marker || indent > 0)
+		S_push(&st, &depth, &cap, NEST_ITEM, marker ? indent + 1.6 : indent, 0);
 	for (top = first; top; top = cmark_node_next(top)) {
-		cmark_iter *it = cmark_iter_new(top);
+		cmark_iter *it;
 		cmark_event_type ev;
+
+		if (open && (q = S_embed_at(bk, top)) != NULL) {
+			S_embed(bk, q, top);
+			if (top == last)
+				break;
+			continue;
+		}
+		it = cmark_iter_new(top);
 
 		while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 			cmark_node *n = cmark_iter_get_node(it);
@@ -607,8 +661,36 @@ S_notes(struct book *bk, cmark_node *root)
 		}
 		if (cmark_node_first_child(c))
 			S_blocks(bk, cmark_node_first_child(c), cmark_node_last_child(c), FLOW_NOTE,
-			    xasprintf("%d.", num), NULL);
+			    xasprintf("%d.", num), 0, NULL);
 	}
+}
+
+/*
+ * Chapter i's title as markup into b: its leading # heading as set (code
+ * in its face) where that heading is its title, else the title's text;
+ * its line of the contents set to match.
+ */
+static void
+S_title_markup(struct book *bk, size_t i, cmark_node *first, struct buf *b)
+{
+	const struct chapter *c = bk->site->chapters[i];
+	char *plain = NULL, *markup, *entry;
+
+	if (first && cmark_node_get_type(first) == CMARK_NODE_HEADING &&
+	    cmark_node_get_heading_level(first) == 1)
+		plain = md_plain_text(first);
+	if (!plain || strcmp(plain, c->title) != 0) {
+		free(plain);
+		cardtext_escape(b, c->title);
+		return;
+	}
+	free(plain);
+	markup = cardtext_inline(first);
+	buf_puts(b, markup);
+	entry = xasprintf("%zu\xe2\x80\x82%s", i + 1, markup);
+	flow_contents_set(bk->flow, bk->chapter_entry[i], entry);
+	free(entry);
+	free(markup);
 }
 
 static void
@@ -622,6 +704,7 @@ S_chapter(struct book *bk, size_t i)
 	struct buf b;
 
 	bk->chapter = c;
+	bk->doc = c->doc;
 	bk->tree = t;
 	bk->file = c->doc->src->display;
 	bk->body_line = c->doc->src->body_line;
@@ -637,7 +720,7 @@ S_chapter(struct book *bk, size_t i)
 	flow_para(bk->flow, &p);
 	buf_reset(&b);
 	buf_puts(&b, "");
-	cardtext_escape(&b, c->title);
+	S_title_markup(bk, i, first, &b);
 	memset(&p, 0, sizeof(p));
 	p.markup = b.data;
 	p.role = FLOW_H1;
@@ -656,7 +739,7 @@ S_chapter(struct book *bk, size_t i)
 	    last = cmark_node_next(last))
 		;
 	if (first && cmark_node_get_type(first) != CMARK_NODE_FOOTNOTE_DEFINITION)
-		S_blocks(bk, first, last, FLOW_BODY, NULL, &open);
+		S_blocks(bk, first, last, FLOW_BODY, NULL, 0, &open);
 	if (open)
 		S_practise(bk, &open->backlinks);
 	S_practise(bk, &c->backlinks);
@@ -727,7 +810,7 @@ S_contents(struct book *bk)
 		buf_reset(&b);
 		buf_printf(&b, "%zu\xe2\x80\x82", i + 1);
 		cardtext_escape(&b, c->title);
-		flow_contents(bk->flow, b.data, 1, bk->chapter_dest[i]);
+		bk->chapter_entry[i] = flow_contents(bk->flow, b.data, 1, bk->chapter_dest[i]);
 		for (k = 0; k < c->nsections; k++) {
 			const struct section *s = c->sections[k];
 
@@ -736,7 +819,8 @@ S_contents(struct book *bk)
 			buf_reset(&b);
 			buf_puts(&b, "");
 			cardtext_escape(&b, s->title);
-			flow_contents(bk->flow, b.data, 2, S_section_dest(bk, s));
+			g_hash_table_insert(bk->section_entry, (gpointer)s,
+			    GINT_TO_POINTER(flow_contents(bk->flow, b.data, 2, S_section_dest(bk, s)) + 1));
 		}
 	}
 	buf_free(&b);
@@ -802,6 +886,8 @@ S_book(const struct site *site, const struct print_config *pc, const char *hyphe
 	bk.flow = flow_new(&st);
 	bk.chapter_dest = xcalloc(site->nchapters + 1, sizeof(int));
 	bk.section_dest = g_hash_table_new(g_direct_hash, g_direct_equal);
+	bk.chapter_entry = xcalloc(site->nchapters + 1, sizeof(int));
+	bk.section_entry = g_hash_table_new(g_direct_hash, g_direct_equal);
 	for (i = 0; i < site->nchapters; i++) {
 		const struct chapter *c = site->chapters[i];
 
@@ -846,6 +932,8 @@ out:
 	free(bk.link_marked);
 	free(bk.chapter_dest);
 	g_hash_table_destroy(bk.section_dest);
+	free(bk.chapter_entry);
+	g_hash_table_destroy(bk.section_entry);
 	free(dict);
 	free(font);
 	return rc;

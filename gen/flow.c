@@ -52,6 +52,8 @@ struct ftable {
 	char *align;
 	PangoLayout **lay;
 	double *colw, *rowh, width;
+	int *link0;                  /* per cell and one more: its first link in the block's links */
+	int *link_start, *link_end;  /* per link, bytes of its cell's layout's text */
 };
 
 struct blk {
@@ -254,11 +256,11 @@ flow_image(struct flow *f, const struct image *im, double indent, int dest)
 
 void
 flow_table(struct flow *f, int ncols, int nrows, char *const *cells, const int *header,
-    const char *align, double indent)
+    const char *align, double indent, const struct flow_link *links, size_t nlinks)
 {
 	struct blk *b = S_add(f, B_TABLE);
 	struct ftable *t = xcalloc(1, sizeof(*t));
-	int i, n = ncols > 0 && nrows > 0 ? ncols * nrows : 0;
+	int i, n = ncols > 0 && nrows > 0 ? ncols * nrows : 0, k = 0;
 
 	b->table = t;
 	b->indent = indent;
@@ -268,8 +270,24 @@ flow_table(struct flow *f, int ncols, int nrows, char *const *cells, const int *
 	t->nrows = nrows;
 	t->cells = xcalloc((size_t)n, sizeof(*t->cells));
 	t->lay = xcalloc((size_t)n, sizeof(*t->lay));
-	for (i = 0; i < n; i++)
-		t->cells[i] = cells[i] ? xstrdup(cells[i]) : NULL;
+	t->link0 = xcalloc((size_t)n + 1, sizeof(*t->link0));
+	for (i = 0; i < n; i++) {
+		const char *m = cells[i];
+
+		t->cells[i] = m ? xstrdup(m) : NULL;
+		t->link0[i] = k;
+		/* The cells' links, one per FLOW_LINK_BEGIN in reading order: as many as given. */
+		while (m && (m = strstr(m, FLOW_LINK_BEGIN)) != NULL && (size_t)k < nlinks) {
+			k++;
+			m += strlen(FLOW_LINK_BEGIN);
+		}
+		if (t->cells[i] && strstr(t->cells[i], FLOW_PAGE_REF))
+			b->has_ref = 1;
+	}
+	t->link0[n] = k;
+	S_copy_links(b, links, (size_t)k);
+	t->link_start = xcalloc((size_t)k + 1, sizeof(int));
+	t->link_end = xcalloc((size_t)k + 1, sizeof(int));
 	t->header = xcalloc((size_t)nrows, sizeof(*t->header));
 	memcpy(t->header, header, (size_t)nrows * sizeof(*header));
 	t->align = xcalloc((size_t)ncols, 1);
@@ -278,7 +296,7 @@ flow_table(struct flow *f, int ncols, int nrows, char *const *cells, const int *
 	t->rowh = xcalloc((size_t)nrows, sizeof(*t->rowh));
 }
 
-void
+int
 flow_contents(struct flow *f, const char *markup, int level, int dest)
 {
 	struct blk *b = S_add(f, B_CONTENTS);
@@ -287,6 +305,19 @@ flow_contents(struct flow *f, const char *markup, int level, int dest)
 	b->markup = xconcat(FLOW_LINK_BEGIN, markup, FLOW_LINK_END, NULL);
 	S_copy_links(b, &l, 1);
 	b->level = level;
+	return (int)(f->len - 1);
+}
+
+void
+flow_contents_set(struct flow *f, int entry, const char *markup)
+{
+	struct blk *b;
+
+	if (entry < 0 || (size_t)entry >= f->len || f->v[entry].kind != B_CONTENTS)
+		return;
+	b = &f->v[entry];
+	free(b->markup);
+	b->markup = xconcat(FLOW_LINK_BEGIN, markup, FLOW_LINK_END, NULL);
 }
 
 static void
@@ -339,6 +370,9 @@ flow_free(struct flow *f)
 			free(b->table->align);
 			free(b->table->colw);
 			free(b->table->rowh);
+			free(b->table->link0);
+			free(b->table->link_start);
+			free(b->table->link_end);
 			free(b->table);
 		}
 	}
@@ -773,6 +807,29 @@ S_layout_code(struct flow *f, struct blk *b)
 	b->space = 0.6 * f->st.size;
 }
 
+/*
+ * Cell i's text into l: S_set_text over the cell's own links (a slice of
+ * the table's), their places kept in the table's link_start and link_end.
+ */
+static void
+S_set_cell_text(struct flow *f, struct blk *b, int i, PangoLayout *l, const char *markup)
+{
+	struct ftable *t = b->table;
+	struct blk cell;
+	int k, n = t->link0[i + 1] - t->link0[i];
+
+	memset(&cell, 0, sizeof(cell));
+	cell.links = b->links + t->link0[i];
+	cell.nlinks = (size_t)n;
+	S_set_text(f, &cell, l, markup, f->dict != NULL);
+	for (k = 0; k < n; k++) {
+		t->link_start[t->link0[i] + k] = cell.link_start[k];
+		t->link_end[t->link0[i] + k] = cell.link_end[k];
+	}
+	free(cell.link_start);
+	free(cell.link_end);
+}
+
 /* Columns: natural widths when they fit, else the narrow ones whole and an equal share for the rest. */
 static void
 S_table_columns(struct ftable *t, double room)
@@ -813,6 +870,9 @@ S_layout_table(struct flow *f, struct blk *b)
 	b->size = size;
 	b->x = S_indent(f, b);
 	b->space = 0.8 * f->st.size;
+	/* Natural widths anew: a page number set since the last pass may be narrower. */
+	for (c = 0; c < t->ncols; c++)
+		t->colw[c] = 0;
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
 			PangoLayout **l = &t->lay[r * t->ncols + c];
@@ -824,7 +884,7 @@ S_layout_table(struct flow *f, struct blk *b)
 				g_object_unref(*l);
 			*l = S_layout(f, f->st.font, size, t->header[r] ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
 			    PANGO_STYLE_NORMAL);
-			S_set_text(f, b, *l, m, f->dict != NULL);
+			S_set_cell_text(f, b, r * t->ncols + c, *l, m);
 			t->colw[c] = fmax(t->colw[c], S_width(*l));
 		}
 	S_table_columns(t, f->measure - b->x - gap * (t->ncols > 0 ? t->ncols - 1 : 0));
@@ -1263,6 +1323,49 @@ S_quote_bars(struct flow *f, cairo_t *cr, const struct blk *b, double left, doub
 	}
 }
 
+/* The links of table cell i, its layout drawn with its top-left corner at (x, y). */
+static void
+S_cell_links(struct flow *f, cairo_t *cr, const struct blk *b, int i, double x, double y)
+{
+	const struct ftable *t = b->table;
+	PangoLayout *l = t->lay[i];
+	int nl = pango_layout_get_line_count(l), k;
+	double *r = xcalloc(4 * (size_t)nl + 4, sizeof(*r));
+
+	for (k = t->link0[i]; k < t->link0[i + 1]; k++) {
+		PangoLayoutIter *it = pango_layout_get_iter(l);
+		int s = t->link_start[k], e = t->link_end[k], nr = 0;
+
+		do {
+			PangoLayoutLine *pl = pango_layout_iter_get_line_readonly(it);
+			PangoRectangle lr;
+			int a = s > pl->start_index ? s : pl->start_index;
+			int z = e < pl->start_index + pl->length ? e : pl->start_index + pl->length;
+			int xa, xz;
+
+			if (a >= z || nr >= nl)
+				continue;
+			pango_layout_iter_get_line_extents(it, NULL, &lr);
+			pango_layout_line_index_to_x(pl, a, 0, &xa);
+			pango_layout_line_index_to_x(pl, z, 0, &xz);
+			if (xz < xa) {
+				int tmp = xa;
+
+				xa = xz;
+				xz = tmp;
+			}
+			r[4 * nr] = x + (double)(lr.x + xa) / PANGO_SCALE;
+			r[4 * nr + 1] = y + (double)lr.y / PANGO_SCALE;
+			r[4 * nr + 2] = (double)(xz - xa) / PANGO_SCALE;
+			r[4 * nr + 3] = (double)lr.height / PANGO_SCALE;
+			nr++;
+		} while (pango_layout_iter_next_line(it));
+		pango_layout_iter_free(it);
+		S_link(f, cr, &b->links[k], r, nr);
+	}
+	free(r);
+}
+
 static void
 S_draw_table(struct flow *f, cairo_t *cr, const struct blk *b, int r0, int r1, double x, double y)
 {
@@ -1284,6 +1387,7 @@ S_draw_table(struct flow *f, cairo_t *cr, const struct blk *b, int r0, int r1, d
 			if (l) {
 				cairo_move_to(cr, cx, y + pad);
 				pango_cairo_show_layout(cr, l);
+				S_cell_links(f, cr, b, r * t->ncols + c, cx, y + pad);
 			}
 			cx += t->colw[c] + gap;
 		}
@@ -1300,7 +1404,6 @@ S_draw_table(struct flow *f, cairo_t *cr, const struct blk *b, int r0, int r1, d
 	cairo_move_to(cr, x, y);
 	cairo_line_to(cr, x + t->width, y);
 	cairo_stroke(cr);
-	(void)f;
 }
 
 static void

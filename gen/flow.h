@@ -132,12 +132,20 @@ void flow_box(struct flow *f, double indent, double lines);
 void flow_image(struct flow *f, const struct image *im, double indent, int dest);
 /*
  * A table of nrows * ncols cells of markup (NULL: empty), copied; a row
- * is a header when header[r]; align per column 'l', 'c', 'r' or 0.
+ * is a header when header[r]; align per column 'l', 'c', 'r' or 0. The
+ * cells' links, as flow_para's, one per FLOW_LINK_BEGIN of the cells
+ * row by row.
  */
 void flow_table(struct flow *f, int ncols, int nrows, char *const *cells, const int *header,
-    const char *align, double indent);
-/* A line of the contents: markup, indented by level (1 = top), leading to dest with its page number. */
-void flow_contents(struct flow *f, const char *markup, int level, int dest);
+    const char *align, double indent, const struct flow_link *links, size_t nlinks);
+/*
+ * A line of the contents: markup, indented by level (1 = top), leading
+ * to dest with its page number. Returns the entry, whose markup
+ * flow_contents_set replaces (before flow_write): a heading's own markup,
+ * known once its chapter is walked.
+ */
+int flow_contents(struct flow *f, const char *markup, int level, int dest);
+void flow_contents_set(struct flow *f, int entry, const char *markup);
 
 struct flow_meta {
 	const char *title, *author, *subject;

@@ -16,6 +16,7 @@
 
 #include "cardtext.h"
 #include "flow.h"
+#include "paper.h"
 #include "pdf.h"
 #include "site.h"
 #include "util.h"
@@ -168,6 +169,10 @@ handout_draw(const struct test *t, const struct handout_choice *choice, size_t *
 struct handout {
 	const struct site *site;
 	struct flow *flow;
+	struct diag_list *dl;
+	const struct doc *doc;       /* the topic whose question is being set */
+	struct image **images;       /* its pictures, freed after the flow is written */
+	size_t nimages, images_cap;
 };
 
 /* A paragraph; keep: on a page with the block after it (a question stays whole where it fits). */
@@ -188,16 +193,54 @@ S_para(struct flow *f, const char *markup, enum flow_role role, double indent, c
 	flow_para(f, &p);
 }
 
-/* Blocks first..last (inclusive) of a question: paragraphs as role, code as code, anything else as its text. */
+/* Links are set as their text: a handout is read on paper. */
+static char *
+S_text_inline(void *ctx, cmark_node *n, const struct flow_link **links, size_t *nlinks)
+{
+	(void)ctx;
+	*links = NULL;
+	*nlinks = 0;
+	return cardtext_inline(n);
+}
+
+/* A paragraph holding only a picture: the picture, or (unreadable) its description. */
+static int
+S_picture(struct handout *ho, cmark_node *para, double indent)
+{
+	cmark_node *img = paper_lone_image(para);
+	struct image *im = img ? paper_picture(ho->site, ho->doc, img, "the handout", ho->dl) : NULL;
+
+	if (!im)
+		return 0;
+	ho->images = xgrow(ho->images, &ho->images_cap, ho->nimages + 1, sizeof(*ho->images));
+	ho->images[ho->nimages++] = im;
+	flow_image(ho->flow, im, indent, -1);
+	return 1;
+}
+
+/*
+ * Blocks first..last (inclusive) of a question: paragraphs as role,
+ * pictures and tables as the book sets them, code as code, anything else
+ * as its text.
+ */
 static void
-S_blocks(struct flow *f, cmark_node *first, cmark_node *last, enum flow_role role, double indent,
+S_text_blocks(void *ctx, cmark_node *first, cmark_node *last, enum flow_role role, double indent,
     int keep)
 {
+	struct handout *ho = ctx;
+	struct paper_text tx = { S_text_inline, S_text_blocks, ho };
+	struct flow *f = ho->flow;
 	cmark_node *n;
 
 	for (n = first; n; n = cmark_node_next(n)) {
+		const char *type = cmark_node_get_type_string(n);
+
 		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK)
 			flow_code(f, cmark_node_get_literal(n), indent, 0);
+		else if (type && strcmp(type, "table") == 0)
+			paper_table(f, n, indent, &tx);
+		else if (cmark_node_get_type(n) == CMARK_NODE_PARAGRAPH && S_picture(ho, n, indent))
+			;
 		else if (cmark_node_get_type(n) != CMARK_NODE_HTML_BLOCK &&
 		    cmark_node_get_type(n) != CMARK_NODE_THEMATIC_BREAK) {
 			char *m = cardtext_inline(n);
@@ -211,102 +254,17 @@ S_blocks(struct flow *f, cmark_node *first, cmark_node *last, enum flow_role rol
 	}
 }
 
-/* The option's text: its item's first paragraph. */
-static char *
-S_option_markup(const struct option_nodes *on)
-{
-	cmark_node *c = on ? cmark_node_first_child(on->item) : NULL;
-
-	return c ? cardtext_inline(c) : xstrdup("");
-}
-
-static const char *
-S_kind_hint(const struct question *q)
-{
-	switch (q->kind) {
-	case ANSWER_NUMBER:
-		return "Write a number.";
-	case ANSWER_OUTPUT:
-		return "Write what it prints.";
-	case ANSWER_TEXT:
-		return "Write your answer.";
-	default:
-		return q->multi ? "Select all that apply." : NULL;
-	}
-}
-
 static void
-S_question(struct flow *f, const struct question *q, const struct question_nodes *qn, size_t number)
+S_key_entry(struct handout *ho, const struct question *q, const struct question_nodes *qn,
+    size_t number, const struct book_pages *bp)
 {
+	struct paper_text tx = { S_text_inline, S_text_blocks, ho };
+	struct flow *f = ho->flow;
 	char marker[32], *m;
-	const char *hint = S_kind_hint(q);
 	size_t i;
 
 	snprintf(marker, sizeof(marker), "<b>%zu.</b>", number);
-	m = qn ? cardtext_inline(qn->heading) : g_markup_escape_text(q->stem_text, -1);
-	S_para(f, m, FLOW_QUESTION, 2, marker, 0, 1);
-	free(m);
-	if (qn && qn->stem.first)
-		S_blocks(f, qn->stem.first, qn->stem.last, FLOW_BODY, 2, 1);
-	if (hint) {
-		m = xasprintf("<i>%s</i>", hint);
-		S_para(f, m, FLOW_OPTION, 2, NULL, 1, 1);
-		free(m);
-	}
-	if (q->kind != ANSWER_CHOICE) {
-		flow_box(f, 2, q->kind == ANSWER_OUTPUT ? 4 : 2);
-		return;
-	}
-	for (i = 0; i < q->noptions; i++) {
-		snprintf(marker, sizeof(marker), "%c", (int)('A' + (i % 26)));
-		m = S_option_markup(qn ? &qn->options[i] : NULL);
-		S_para(f, m, FLOW_OPTION, 4, marker, 1, i + 1 < q->noptions);
-		free(m);
-	}
-}
-
-/* "B, D" or the accepted typed answers, as markup. */
-static char *
-S_answer_markup(const struct question *q)
-{
-	struct buf b;
-	size_t i;
-	int first = 1;
-
-	buf_init(&b);
-	for (i = 0; i < q->noptions; i++) {
-		const struct quiz_option *o = &q->options[i];
-		char *e;
-
-		if (!o->correct)
-			continue;
-		if (q->kind == ANSWER_CHOICE) {
-			buf_printf(&b, "%s%c", first ? "" : ", ", (int)('A' + (i % 26)));
-		} else {
-			e = g_markup_escape_text(o->answer ? o->answer : "", -1);
-			buf_printf(&b, q->kind == ANSWER_OUTPUT ? "%s<tt>%s</tt>" : "%s%s", first ? "" : " or ", e);
-			g_free(e);
-		}
-		first = 0;
-	}
-	return buf_detach(&b);
-}
-
-static void
-S_key_entry(struct flow *f, const struct question *q, const struct question_nodes *qn, size_t number,
-    const struct book_pages *bp)
-{
-	char marker[32], *ans, *m;
-	size_t i;
-
-	snprintf(marker, sizeof(marker), "<b>%zu.</b>", number);
-	ans = S_answer_markup(q);
-	m = xasprintf("<b>%s</b>", ans);
-	S_para(f, m, FLOW_KEY, 2, marker, 0, 1);
-	free(m);
-	free(ans);
-	if (qn && qn->explanation.first)
-		S_blocks(f, qn->explanation.first, qn->explanation.last, FLOW_KEY, 2, 0);
+	paper_answer(f, q, qn, marker, NULL, 2, &tx);
 	for (i = 0; i < q->links_to.len; i++) {
 		const struct section *s = q->links_to.v[i];
 		char *t = g_markup_escape_text(s->title, -1);
@@ -346,10 +304,12 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 {
 	struct flow_style st;
 	struct flow_meta meta;
+	struct handout ho;
+	struct paper_text tx;
 	struct flow *f;
 	const struct question **qs;
 	struct doc_tree **trees;
-	char date[32], *font = NULL, *m, *title, *head;
+	char date[32], marker[32], *font = NULL, *m, *title, *head;
 	const char *why = NULL;
 	size_t n, i, k;
 	int rc = 0;
@@ -359,6 +319,13 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	S_style(pc, &st, &font);
 	st.lang = site->cfg.language;
 	f = flow_new(&st);
+	memset(&ho, 0, sizeof(ho));
+	ho.site = site;
+	ho.flow = f;
+	ho.dl = dl;
+	tx.inline_markup = S_text_inline;
+	tx.blocks = S_text_blocks;
+	tx.ctx = &ho;
 	title = g_markup_escape_text(t->title, -1);
 	head = xasprintf("%s · practice test", t->title);
 	flow_new_page(f, FLOW_PAGE_OPENING, head, head);
@@ -383,7 +350,9 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 		for (k = 0; k <= i && !tr; k++)
 			if (qs[k]->topic == qs[i]->topic)
 				tr = trees[k];
-		S_question(f, qs[i], tr ? doc_tree_question(tr, qs[i]) : NULL, i + 1);
+		snprintf(marker, sizeof(marker), "<b>%zu.</b>", i + 1);
+		ho.doc = qs[i]->topic->doc;
+		paper_question(f, qs[i], tr ? doc_tree_question(tr, qs[i]) : NULL, marker, 2, &tx);
 	}
 	flow_new_page(f, FLOW_PAGE_RUNNING, head, head);
 	m = xasprintf("Answer key: %s", title);
@@ -395,7 +364,8 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 		for (k = 0; k <= i && !tr; k++)
 			if (qs[k]->topic == qs[i]->topic)
 				tr = trees[k];
-		S_key_entry(f, qs[i], tr ? doc_tree_question(tr, qs[i]) : NULL, i + 1, bp);
+		ho.doc = qs[i]->topic->doc;
+		S_key_entry(&ho, qs[i], tr ? doc_tree_question(tr, qs[i]) : NULL, i + 1, bp);
 	}
 	pdf_date(date, sizeof(date));
 	memset(&meta, 0, sizeof(meta));
@@ -409,6 +379,9 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 		rc = -1;
 	}
 	flow_free(f);
+	for (i = 0; i < ho.nimages; i++)
+		image_free(ho.images[i]);
+	free(ho.images);
 	for (i = 0; i < n; i++)
 		if (trees[i])
 			doc_tree_close(trees[i]);

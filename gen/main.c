@@ -534,13 +534,15 @@ S_outdir(const struct cli *cli)
 
 /*
  * What the output passes find without writing anything: the theme and its
- * templates, and every deck's cards drawn and fitted as build draws them
- * (the paper and card settings, cards that do not fit). So `check
- * --strict` passes exactly when `build --strict` does.
+ * templates, every deck's cards drawn and fitted as build draws them
+ * (the paper and card settings, cards that do not fit), the book and
+ * each test's whole handout laid out (pictures they cannot draw). So
+ * `check --strict` passes exactly when `build --strict` does.
  */
 static void
 S_check_outputs(const struct site *site, struct diag_list *dl)
 {
+	static const struct handout_choice whole;
 	size_t i;
 
 	html_build(site, NULL, 1, NULL, NULL, 0, dl);
@@ -549,6 +551,8 @@ S_check_outputs(const struct site *site, struct diag_list *dl)
 		    NULL, dl) == -1)
 			break;
 	book_write(site, &site->cfg.print, BOOK_HYPHEN_DIR, NULL, NULL, dl);
+	for (i = 0; i < site->ntests; i++)
+		handout_write(site, site->tests[i], &whole, NULL, &site->cfg.print, NULL, NULL, dl);
 }
 
 static int

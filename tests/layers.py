@@ -20,7 +20,7 @@ LAYERS = [
     ("load", {"config", "content", "markdown", "lang"}),
     ("index", {"answer", "model", "quiz", "deck", "guide", "site", "cloze"}),
     ("link", {"links", "outputs"}),
-    ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image", "flow"}),
+    ("output helpers", {"render", "theme", "cardtext", "impose", "search", "anki", "image", "flow", "paper"}),
     ("outputs", {"html", "pdf", "export", "offline", "book", "handout"}),
     ("commands", {"build", "scaffold", "import"}),
     ("serve", {"serve"}),

@@ -103,11 +103,12 @@ for s in objs.values():
         print("uri " + m.group(1).decode() if m else ("dest" if b"/Dest" in s else "link without target"))
 EOF
 check "the outline holds the chapters and their sections" "$(sed -n 's/^outline //p' "$tmp/objects" | tr '\n' ',')" \
-	"Contents,First steps,  Alpha,  Beta,    Beta detail,Second chapter,  Gamma,Third chapter,  Far section,"
+	"Contents,First steps,  Alpha,  Beta,    Beta detail,Second chapter,  Gamma,    The send call,Third chapter,  Far section,"
 check "every link leads somewhere" "$(grep -c 'link without target' "$tmp/objects")" 0
-# 7 contents lines, "the far section", "the first chapter"
-check "links inside the book: the contents and the two in the text" "$(grep -cx dest "$tmp/objects")" 9
-check "a link out of the book leads to its URL" "$(sed -n 's/^uri //p' "$tmp/objects")" "https://example.org/a/path?x=1"
+# 7 contents lines, "the far section", "the first chapter", two in a table's cells, one in an embedded question's explanation
+check "links inside the book: the contents, the text, table cells, a question" "$(grep -cx dest "$tmp/objects")" 12
+check "links out of the book lead to their URLs (one in a table cell)" "$(sed -n 's/^uri //p' "$tmp/objects" | sort | tr '\n' ' ')" \
+	"https://example.org/a/path?x=1 https://example.org/cell "
 
 pdftotext "$pdf" "$tmp/text"
 grep -q "the far section (p. $far)" "$tmp/text" && ok "a link to a section reads its page (p. $far)" ||
@@ -119,6 +120,34 @@ tr -d '\n ' <"$tmp/text" | grep -qF "Example(https://example.org/a/path?x=1)" &&
 	ok "a link out of the book prints its URL" || fail "a link out of the book prints its URL" "not in the text"
 grep -qx "Practise this: Checks, question 1." "$tmp/text" && ok "a section's \"Practise this\" is a short reference" ||
 	fail "a section's \"Practise this\" is a short reference" "$(grep -i practise "$tmp/text")"
+
+# Links in a table's cells read their pages as in the text.
+two=$(sed -n 's/^Second chapter|//p' "$tmp/contents")
+beta=$(sed -n 's/^Beta|//p' "$tmp/contents")
+pdftotext -layout -f "$two" -l "$((two + 1))" "$pdf" - | tr -s ' ' >"$tmp/two"
+grep -q "^Start the first chapter (p. $one)\$" "$tmp/two" && grep -q "^Finish Beta (p. $beta) and Example (https://example.org/cell)\$" "$tmp/two" &&
+	ok "links in a table's cells read their pages (p. $one, p. $beta)" ||
+	fail "links in a table's cells read their pages" "$(grep -i 'start\|finish' "$tmp/two")"
+
+# A question shown in a chapter: set in its place, in chapter 2, with its answer and explanation below.
+qp=$(found "$pdf" "Which section is first?")
+pdftotext -f "$qp" -l "$qp" "$pdf" - | sed -n '/^Try a question$/,/^See /p' | tr '\n' '|' >"$tmp/embed"
+check "an embedded question prints as the question, its answer below" "$(cat "$tmp/embed")" \
+	"Try a question|Which section is first?|A Alpha|B Beta|Answer: A|See Alpha (p. $one).|"
+[ "$qp" -ge "$two" ] && [ "$qp" -lt "$ch3" ] && ok "in its chapter (p. $qp)" || fail "in its chapter" "page $qp"
+
+# Code in headings keeps its face: in the text, and on the contents page (a chapter's # title, a section).
+pdffonts -f 2 -l 2 "$pdf" | grep -q NotoSansMono && ok "code in a heading is monospace in the contents" ||
+	fail "code in a heading is monospace in the contents" "$(pdffonts -f 2 -l 2 "$pdf")"
+pdffonts -f "$ch3" -l "$ch3" "$pdf" | grep -q NotoSansMono && ok "and in the chapter's title" ||
+	fail "and in the chapter's title" "no monospace font on page $ch3"
+
+# The fixture's test as a handout: its picture drawn, its table set as the book sets one.
+ho=$tmp/out/print/checks-handout.pdf
+check "the handout draws a question's picture" "$(pdfimages -list "$ho" | tail -n +3 | awk '{ print $1, $3 }')" "1 image"
+pdftotext -layout -f 1 -l 1 "$ho" - | tr -s ' ' | sed 's/^ //' >"$tmp/ho"
+grep -qx "Format Bytes" "$tmp/ho" && grep -qx "bf16 2" "$tmp/ho" && grep -qx "fp32 4" "$tmp/ho" &&
+	ok "the handout sets a question's table in rows and columns" || fail "the handout sets a question's table" "$(cat "$tmp/ho")"
 
 # Footnotes at the end of their chapter: after its last section, before the next chapter.
 awk '/^Beta detail$/ { s = 1 } s && /^Notes$/ { n = NR } n && /^1\. *A footnote of the first chapter\.$/ { f = NR }
@@ -163,8 +192,10 @@ check "no dictionary for the language is a warning that names the package" "$(ca
 cp tests/fixtures/book/site.toml "$site/site.toml"
 echo "not a picture" >"$site/content/guide/pic.png"
 $Q check -C "$site" >/dev/null 2>"$tmp/err"
-check "a picture it cannot read is a warning at its place" "$(cat "$tmp/err")" \
-	"content/guide/one.md:12:1: warning: image \"pic.png\" is not a PNG, JPEG or SVG file: the book shows its description in its place; use a PNG, JPEG or SVG file of the site"
+# check lays the handout out too: the question's picture is the same file.
+check "a picture it cannot read is a warning at its place, in the book and in the handout" "$(cat "$tmp/err")" \
+	"content/guide/one.md:12:1: warning: image \"pic.png\" is not a PNG, JPEG or SVG file: the book shows its description in its place; use a PNG, JPEG or SVG file of the site
+content/quiz/checks.md:14:1: warning: image \"../guide/pic.png\" is not a PNG, JPEG or SVG file: the handout shows its description in its place; use a PNG, JPEG or SVG file of the site"
 $Q build --strict -q -C "$site" -o "$tmp/out" 2>/dev/null
 check "which fails a --strict build" "$?" 1
 

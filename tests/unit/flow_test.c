@@ -281,6 +281,68 @@ test_page_refs(void)
 	flow_free(f);
 }
 
+/* Occurrences of needle in the n bytes at hay. */
+static int
+S_count(const char *hay, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), i;
+	int c = 0;
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(hay + i, needle, k) == 0)
+			c++;
+	return c;
+}
+
+/* Links in a table's cells are links of the PDF, each to its own place, a page reference among them. */
+static void
+test_table_links(void)
+{
+	char tmpl[] = "/tmp/flow_test.XXXXXX", *dir = mkdtemp(tmpl), *path = path_join(dir, "t.pdf");
+	struct flow *f = S_flow(6, NULL);
+	struct flow_link l[3];
+	struct flow_para p;
+	const char *why = NULL;
+	char *cells[4], *pdf = NULL;
+	int header[2] = { 1, 0 }, d = flow_dest(f), i;
+	size_t len = 0;
+
+	CHECK_GROUP("flow links in table cells");
+	l[0].dest = d;
+	l[0].uri = NULL;
+	l[1].dest = -1;
+	l[1].uri = "https://example.org/one";
+	l[2].dest = -1;
+	l[2].uri = "https://example.org/two";
+	cells[0] = "Where";
+	cells[1] = "Link";
+	cells[2] = "See " FLOW_LINK_BEGIN "the end" FLOW_LINK_END " (p. " FLOW_PAGE_REF ")";
+	cells[3] = FLOW_LINK_BEGIN "one" FLOW_LINK_END " and " FLOW_LINK_BEGIN "two" FLOW_LINK_END;
+	flow_table(f, 2, 2, cells, header, "ll", 0, l, 3);
+	for (i = 0; i < 12; i++) {
+		char *w = S_words(40);
+
+		S_para(f, FLOW_BODY, w);
+		free(w);
+	}
+	memset(&p, 0, sizeof(p));
+	p.markup = "The end";
+	p.role = FLOW_H2;
+	p.dest = d;
+	flow_para(f, &p);
+	CHECK(flow_write(f, path, &(struct flow_meta){ "t", NULL, NULL, "2024-01-01T00:00:00Z" },
+	    NULL, &why) == 0, "written");
+	CHECK(file_read(path, &pdf, &len) == 0, "read back");
+	CHECK(S_count(pdf, len, "/Subtype /Link") == 3, "three links (%d)", S_count(pdf, len, "/Subtype /Link"));
+	CHECK(S_count(pdf, len, "/URI (https://example.org/one)") == 1 &&
+	    S_count(pdf, len, "/URI (https://example.org/two)") == 1, "each cell link to its own URI");
+	CHECK(S_count(pdf, len, "/Dest (d0)") == 1, "the page reference's link to its destination");
+	free(pdf);
+	free(path);
+	flow_free(f);
+	dir_remove(dir);
+}
+
 static void
 S_touch(const char *dir, const char *name)
 {
@@ -383,5 +445,6 @@ main(void)
 	test_page_rules();
 	test_page_refs();
 	test_keep_box();
+	test_table_links();
 	return check_finish();
 }
