@@ -467,6 +467,8 @@ S_embed(struct book *bk, const struct question *q, cmark_node *para)
 	paper_answer(bk->flow, q, doc_tree_question(t, q), NULL,
 	    q->kind == ANSWER_CHOICE && ncorrect > 1 ? "Answers:" : "Answer:", 0, &tx);
 	doc_tree_close(t);
+	/* The chapter's text resumes a little apart from the explanation's. */
+	flow_space(bk->flow, 0.8);
 	bk->doc = doc;
 	bk->tree = tree;
 	bk->file = file;

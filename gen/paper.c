@@ -158,6 +158,8 @@ paper_table(struct flow *f, cmark_node *node, double indent, const struct paper_
 
 			cells[r * ncols + c] = tx->inline_markup(tx->ctx, cell, &cl, &ncl);
 			/* Copied before the next cell's call replaces them. */
+			if (ncl == 0)
+				continue;
 			links = xgrow(links, &cap, nlinks + ncl + 1, sizeof(*links));
 			memcpy(links + nlinks, cl, ncl * sizeof(*links));
 			nlinks += ncl;
