@@ -42,6 +42,8 @@ struct table {
 	double *minw;                /* per column: its widest piece that may not break, pt */
 	double size;                 /* pt, the cells' size at the last layout (shrunk to fit) */
 	double width;
+	struct blk *pics;            /* the cells' images, in reading order, each under its cell's text */
+	size_t npics, pics_cap;
 };
 
 struct bar {
@@ -66,6 +68,8 @@ struct blk {
 	struct image *img;           /* IMAGE: the picture, or NULL: the description is set instead */
 	const char *why;             /* IMAGE without a picture: why (image_load's reason) */
 	double iw;                   /* IMAGE: drawn width, pt */
+	int cell;                    /* IMAGE in a table: its cell, r * ncols + c */
+	PangoAlignment align;        /* IMAGE set as its description: where its lines sit */
 	double csize;                /* CODE: the code's size at the last layout, pt */
 	double h;                    /* pt, at the last size laid out */
 	double y;                    /* pt from the body's top */
@@ -421,6 +425,58 @@ S_emit(struct cardtext *out, enum blk_kind kind, const struct nest *stack,
 	return b;
 }
 
+/* Markup that shows nothing: tags and white space only. */
+static int
+S_blank(const char *m)
+{
+	while (*m) {
+		if (*m == '<') {
+			const char *end = strchr(m, '>');
+
+			if (!end)
+				return 0;
+			m = end + 1;
+		} else if (*m == ' ' || *m == '\n' || *m == '\t')
+			m++;
+		else if (strncmp(m, "\xe2\x80\xa8", 3) == 0)
+			m += 3;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Makes b the image block of node img: its description, in italics,
+ * stands in until it has a picture.
+ */
+static void
+S_image_init(struct blk *b, cmark_node *img)
+{
+	char *alt = S_inline(img, NULL);
+
+	b->kind = BLK_IMAGE;
+	b->image = img;
+	b->markup = xasprintf("<i>%s</i>", alt);
+	free(alt);
+}
+
+/*
+ * The inline content of n as markup, its images gathered in fd->imgs
+ * (from 0) and left out: the caller draws them after it.
+ */
+static char *
+S_inline_pictures(cmark_node *n, struct found *fd)
+{
+	char *markup;
+
+	fd->collect = 1;
+	fd->nimgs = 0;
+	markup = S_inline(n, fd);
+	fd->collect = 0;
+	return markup;
+}
+
 static struct table *
 S_table_new(cmark_node *node, struct found *fd)
 {
@@ -448,15 +504,48 @@ S_table_new(cmark_node *node, struct found *fd)
 	for (r = 0, row = cmark_node_first_child(node); row; row = cmark_node_next(row), r++) {
 		t->header[r] = cmark_gfm_extensions_get_table_row_is_header(row);
 		for (c = 0, cell = cmark_node_first_child(row); cell && c < t->ncols;
-		    cell = cmark_node_next(cell), c++)
-			t->cells[r * t->ncols + c] = S_inline(cell, fd);
+		    cell = cmark_node_next(cell), c++) {
+			char *m = S_inline_pictures(cell, fd);
+			size_t k;
+
+			/* A cell that is only pictures has no line of text above them. */
+			if (fd->nimgs > 0 && S_blank(m)) {
+				free(m);
+				m = NULL;
+			}
+			t->cells[r * t->ncols + c] = m;
+			if (fd->nimgs > 0)
+				t->pics = xgrow(t->pics, &t->pics_cap, t->npics + fd->nimgs, sizeof(*t->pics));
+			for (k = 0; k < fd->nimgs; k++) {
+				struct blk *p = &t->pics[t->npics++];
+
+				memset(p, 0, sizeof(*p));
+				S_image_init(p, fd->imgs[k]);
+				p->cell = r * t->ncols + c;
+			}
+		}
 	}
 	return t;
 }
 
 static void
+S_blk_free(struct blk *b)
+{
+	free(b->marker);
+	free(b->markup);
+	if (b->layout)
+		g_object_unref(b->layout);
+	if (b->mlayout)
+		g_object_unref(b->mlayout);
+	if (b->cont)
+		g_object_unref(b->cont);
+	image_free(b->img);
+}
+
+static void
 S_table_free(struct table *t)
 {
+	size_t k;
 	int i;
 
 	if (!t)
@@ -473,6 +562,9 @@ S_table_free(struct table *t)
 	free(t->colw);
 	free(t->minw);
 	free(t->align);
+	for (k = 0; k < t->npics; k++)
+		S_blk_free(&t->pics[k]);
+	free(t->pics);
 	free(t);
 }
 
@@ -484,18 +576,8 @@ cardtext_free(struct cardtext *bs)
 	if (!bs)
 		return;
 	for (i = 0; i < bs->len; i++) {
-		struct blk *b = &bs->v[i];
-
-		free(b->marker);
-		free(b->markup);
-		S_table_free(b->table);
-		if (b->layout)
-			g_object_unref(b->layout);
-		if (b->mlayout)
-			g_object_unref(b->mlayout);
-		if (b->cont)
-			g_object_unref(b->cont);
-		image_free(b->img);
+		S_table_free(bs->v[i].table);
+		S_blk_free(&bs->v[i]);
 	}
 	free(bs->v);
 	free(bs->lost);
@@ -516,54 +598,23 @@ S_marker(struct nest *list, int lists_above, cmark_node *item)
 	return xstrdup(bullets[lists_above % 3]);
 }
 
-/* Markup that shows nothing: tags and white space only. */
-static int
-S_blank(const char *m)
-{
-	while (*m) {
-		if (*m == '<') {
-			const char *end = strchr(m, '>');
-
-			if (!end)
-				return 0;
-			m = end + 1;
-		} else if (*m == ' ' || *m == '\n' || *m == '\t')
-			m++;
-		else if (strncmp(m, "\xe2\x80\xa8", 3) == 0)
-			m += 3;
-		else
-			return 0;
-	}
-	return 1;
-}
-
 /*
- * A paragraph: its text, then each of its images as a block of its own
- * (an image alone in its paragraph is just the image).
+ * A paragraph or heading (kind): its text, then each of its images as a
+ * block of its own (an image alone in its paragraph is just the image).
  */
 static void
-S_paragraph(struct cardtext *out, struct found *fd, cmark_node *n, const struct nest *stack,
-    size_t depth, char **pending)
+S_paragraph(struct cardtext *out, struct found *fd, enum blk_kind kind, cmark_node *n,
+    const struct nest *stack, size_t depth, char **pending)
 {
-	char *markup;
+	char *markup = S_inline_pictures(n, fd);
 	size_t k;
 
-	fd->collect = 1;
-	fd->nimgs = 0;
-	markup = S_inline(n, fd);
-	fd->collect = 0;
 	if (fd->nimgs == 0 || !S_blank(markup))
-		S_emit(out, BLK_TEXT, stack, depth, pending)->markup = markup;
+		S_emit(out, kind, stack, depth, pending)->markup = markup;
 	else
 		free(markup);
-	for (k = 0; k < fd->nimgs; k++) {
-		struct blk *b = S_emit(out, BLK_IMAGE, stack, depth, pending);
-		char *alt = S_inline(fd->imgs[k], NULL);
-
-		b->image = fd->imgs[k];
-		b->markup = xasprintf("<i>%s</i>", alt);
-		free(alt);
-	}
+	for (k = 0; k < fd->nimgs; k++)
+		S_image_init(S_emit(out, BLK_IMAGE, stack, depth, pending), fd->imgs[k]);
 }
 
 /*
@@ -649,14 +700,13 @@ S_flatten(const struct block_range *range, struct cardtext *out, struct found *f
 				depth++;
 				break;
 			case CMARK_NODE_PARAGRAPH:
-				S_paragraph(out, fd, n, stack, depth, &pending);
+				S_paragraph(out, fd, BLK_TEXT, n, stack, depth, &pending);
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				break;
 			case CMARK_NODE_HEADING:
 				/* A cloze card's text, answered, is set as text, its answer marked. */
-				b = S_emit(out, cmark_node_get_type(n) == CMARK_NODE_HEADING &&
-				    !(fd->cloze && n == range->first) ? BLK_HEADING : BLK_TEXT, stack, depth, &pending);
-				b->markup = S_inline(n, fd);
+				S_paragraph(out, fd, fd->cloze && n == range->first ? BLK_TEXT : BLK_HEADING,
+				    n, stack, depth, &pending);
 				cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 				break;
 			case CMARK_NODE_CODE_BLOCK:
@@ -742,8 +792,9 @@ S_new(const struct block_range *back, cmark_node *front, int cloze)
 	fd.ct = ct;
 	fd.cloze = cloze;
 	ct->notes = SIZE_MAX;
+	/* The front's images are its own to draw (cardtext_new_pictures); its notes are set here. */
 	if (front)
-		free(S_inline(front, &fd));
+		free(S_inline_pictures(front, &fd));
 	S_flatten(back, ct, &fd, NULL);
 	S_notes(ct, &fd, front ? front : back->first);
 	free(fd.imgs);
@@ -764,6 +815,53 @@ cardtext_new_cloze(const struct block_range *back, int cloze)
 	return S_new(back, NULL, cloze);
 }
 
+struct cardtext *
+cardtext_new_pictures(cmark_node *const *v, size_t n)
+{
+	struct cardtext *ct = xcalloc(1, sizeof(*ct));
+	struct found fd;
+	char *none = NULL;
+	size_t i, k;
+
+	memset(&fd, 0, sizeof(fd));
+	fd.ct = ct;
+	ct->notes = SIZE_MAX;
+	for (i = 0; i < n; i++) {
+		free(S_inline_pictures(v[i], &fd));
+		for (k = 0; k < fd.nimgs; k++) {
+			struct blk *b = S_emit(ct, BLK_IMAGE, NULL, 0, &none);
+
+			S_image_init(b, fd.imgs[k]);
+			b->align = PANGO_ALIGN_CENTER;
+		}
+	}
+	free(fd.imgs);
+	free(fd.refs);
+	free(fd.seen);
+	return ct;
+}
+
+char *
+cardtext_inline_front(cmark_node *container, int cloze)
+{
+	struct cardtext ct;
+	struct found fd;
+	struct buf b;
+
+	memset(&ct, 0, sizeof(ct));
+	memset(&fd, 0, sizeof(fd));
+	fd.ct = &ct;
+	fd.collect = 1;
+	buf_init(&b);
+	S_inline_found(container, &b, &fd, cloze, NULL);
+	buf_putc(&b, '\0');
+	free(fd.imgs);
+	free(fd.refs);
+	free(fd.seen);
+	free(ct.lost);
+	return buf_detach(&b);
+}
+
 size_t
 cardtext_lost(const struct cardtext *ct, cmark_node *const **v)
 {
@@ -771,15 +869,22 @@ cardtext_lost(const struct cardtext *ct, cmark_node *const **v)
 	return ct->nlost;
 }
 
-/* The i-th image block, or NULL. */
+/* The i-th image, in reading order (a table's after the blocks before it), or NULL. */
 static struct blk *
 S_image_blk(const struct cardtext *ct, size_t i)
 {
 	size_t k;
 
-	for (k = 0; k < ct->len; k++)
+	for (k = 0; k < ct->len; k++) {
+		const struct table *t = ct->v[k].table;
+
 		if (ct->v[k].kind == BLK_IMAGE && i-- == 0)
 			return &ct->v[k];
+		if (t && i < t->npics)
+			return &t->pics[i];
+		if (t)
+			i -= t->npics;
+	}
 	return NULL;
 }
 
@@ -789,7 +894,7 @@ cardtext_image_count(const struct cardtext *ct)
 	size_t k, n = 0;
 
 	for (k = 0; k < ct->len; k++)
-		n += ct->v[k].kind == BLK_IMAGE;
+		n += ct->v[k].kind == BLK_IMAGE ? 1 : ct->v[k].table ? ct->v[k].table->npics : 0;
 	return n;
 }
 
@@ -939,6 +1044,34 @@ S_rtl(PangoLayout *l)
 }
 
 /*
+ * Sets image block b for text of `size` pt in a column `room` pt wide
+ * (HUGE_VAL: unbounded, its natural size): its picture never larger than
+ * itself, as wide as the column at most and shrinking with the text; or,
+ * without one, its description. Returns its height.
+ */
+static double
+S_image_layout(struct blk *b, const struct cardtext_fonts *f, double size, double room)
+{
+	double iw, ih, scale;
+
+	if (!b->img) {
+		if (!b->layout)
+			b->layout = cardtext_new_layout(f->pango, b->markup, 0);
+		cardtext_set_font(b->layout, f->text, size, PANGO_WEIGHT_NORMAL);
+		pango_layout_set_width(b->layout, room == HUGE_VAL ? -1 : (int)(room * PANGO_SCALE));
+		pango_layout_set_alignment(b->layout, b->align);
+		b->iw = S_width(b->layout);
+		b->h = S_height(b->layout);
+		return b->h;
+	}
+	image_size(b->img, &iw, &ih);
+	scale = fmin(1, fmin(room / iw, IMAGE_MAX_EM * size / ih));
+	b->iw = iw * scale;
+	b->h = ih * scale;
+	return b->h;
+}
+
+/*
  * Columns: natural widths when they fit; else narrow ones whole, an
  * equal share for the rest, but never narrower than a column's widest
  * piece that may not break (then the table is too wide).
@@ -978,13 +1111,15 @@ S_table_columns(struct table *t, double room)
 /*
  * Sets the cells at `size`: each column's natural width (colw) and its
  * widest piece that may not break (minw). Returns the natural width of
- * the whole table.
+ * the whole table's text: pictures widen their columns, but as they
+ * scale to their column's width they never make the table too wide.
  */
 static double
 S_table_measure(const struct cardtext_fonts *f, struct table *t, double size)
 {
 	double total = 0.9 * size * (t->ncols - 1);
 	int r, c;
+	size_t k;
 
 	for (c = 0; c < t->ncols; c++)
 		t->colw[c] = t->minw[c] = 0;
@@ -1006,6 +1141,17 @@ S_table_measure(const struct cardtext_fonts *f, struct table *t, double size)
 		}
 	for (c = 0; c < t->ncols; c++)
 		total += t->colw[c];
+	for (k = 0; k < t->npics; k++) {
+		struct blk *p = &t->pics[k];
+
+		c = p->cell % t->ncols;
+		S_image_layout(p, f, size, HUGE_VAL);
+		t->colw[c] = fmax(t->colw[c], p->iw);
+		if (!p->img) {
+			pango_layout_set_width(p->layout, 0);
+			t->minw[c] = fmax(t->minw[c], S_width(p->layout));
+		}
+	}
 	return total;
 }
 
@@ -1022,12 +1168,20 @@ S_shrink(double size, double least, double natural, double room)
 	return fmax(least, fmin(s, size - SHRINK_STEP));
 }
 
+/* A column's alignment ('l', 'c', 'r' or 0) as Pango's. */
+static PangoAlignment
+S_align(char a)
+{
+	return a == 'r' ? PANGO_ALIGN_RIGHT : a == 'c' ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT;
+}
+
 static double
 S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, double width)
 {
 	double least = fmin(size, f->min > 0 ? f->min : size);
 	double natural = S_table_measure(f, t, size), gap, pady, h;
 	int r, c;
+	size_t k;
 
 	/* Too wide: smaller, down to the smallest size, before any cell wraps. */
 	while (natural > width && size > least) {
@@ -1038,20 +1192,32 @@ S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, dou
 	gap = 0.9 * size;
 	pady = 0.22 * size;
 	S_table_columns(t, width - gap * (t->ncols - 1));
-	h = 0;
 	for (r = 0; r < t->nrows; r++) {
 		t->rowh[r] = 0;
 		for (c = 0; c < t->ncols; c++) {
 			PangoLayout *l = t->lay[r * t->ncols + c];
-			char a = t->align[c];
 
 			if (!l)
 				continue;
 			pango_layout_set_width(l, (int)(t->colw[c] * PANGO_SCALE));
-			pango_layout_set_alignment(l, a == 'r' ? PANGO_ALIGN_RIGHT :
-			    a == 'c' ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+			pango_layout_set_alignment(l, S_align(t->align[c]));
 			t->rowh[r] = fmax(t->rowh[r], S_height(l));
 		}
+	}
+	/* A cell's pictures stand under its text, each its column's width at most. */
+	for (k = 0; k < t->npics; k++) {
+		struct blk *p = &t->pics[k];
+		PangoLayout *l = t->lay[p->cell];
+		double above = k > 0 && t->pics[k - 1].cell == p->cell ? t->pics[k - 1].y + t->pics[k - 1].h
+		    : l ? S_height(l) : 0;
+
+		p->y = above > 0 ? above + 0.3 * size : 0;
+		p->align = S_align(t->align[p->cell % t->ncols]);
+		S_image_layout(p, f, size, t->colw[p->cell % t->ncols]);
+		t->rowh[p->cell / t->ncols] = fmax(t->rowh[p->cell / t->ncols], p->y + p->h);
+	}
+	h = 0;
+	for (r = 0; r < t->nrows; r++) {
 		t->rowh[r] += 2 * pady;
 		h += t->rowh[r];
 	}
@@ -1063,6 +1229,10 @@ S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, dou
 		for (c = 0; c < t->ncols; c++)
 			if (t->lay[r * t->ncols + c])
 				t->colw[c] = fmax(t->colw[c], S_width(t->lay[r * t->ncols + c]));
+	for (k = 0; k < t->npics; k++)
+		if (!t->pics[k].img)
+			t->colw[t->pics[k].cell % t->ncols] = fmax(t->colw[t->pics[k].cell % t->ncols],
+			    S_width(t->pics[k].layout));
 	t->width = gap * (t->ncols - 1);
 	for (c = 0; c < t->ncols; c++)
 		t->width += t->colw[c];
@@ -1171,18 +1341,16 @@ cardtext_layout(struct cardtext *bs, const struct cardtext_fonts *f, double size
 			y += b->space * s;
 		b->y = y;
 		if (b->kind == BLK_IMAGE && b->img) {
-			double iw, ih, scale;
-
-			image_size(b->img, &iw, &ih);
-			/* Never larger than itself, as wide as the column at most, and shrinking with the text. */
-			scale = fmin(1, fmin(bw / iw, IMAGE_MAX_EM * s / ih));
-			b->iw = iw * scale;
-			b->h = ih * scale;
-			y += b->h;
+			y += S_image_layout(b, f, s, bw);
 			continue;
 		}
 		switch (b->kind) {
 		case BLK_IMAGE:
+			/* Its description, no picture (that is above). */
+			b->h = S_image_layout(b, f, s, bw);
+			if (S_width(b->layout) > bw + WIDTH_SLACK)
+				too_wide = 1;
+			break;
 		case BLK_TEXT:
 		case BLK_HEADING:
 			if (!b->layout)
@@ -1244,10 +1412,27 @@ cardtext_hline(cairo_t *cr, double x0, double x1, double y, double width)
 	cairo_stroke(cr);
 }
 
+/*
+ * Draws image block b as last laid out in a box at (x, y) `room` pt
+ * wide: its picture placed across the box as b->align says (centred
+ * when `centre`), or its description.
+ */
+static void
+S_image_draw(const struct blk *b, cairo_t *cr, double x, double y, double room, int centre)
+{
+	double at = centre || b->align == PANGO_ALIGN_CENTER ? 0.5 : b->align == PANGO_ALIGN_RIGHT ? 1 : 0;
+
+	if (b->img)
+		image_draw(b->img, cr, x + (room - b->iw) * at, y, b->iw, b->h);
+	else
+		cardtext_show(cr, b->layout, x, y);
+}
+
 static void
 S_table_draw(cairo_t *cr, const struct table *t, double x, double y, double size)
 {
 	double gap = 0.9 * size, pady = 0.22 * size, cx;
+	size_t k = 0;
 	int r, c;
 
 	cairo_set_source_rgb(cr, 0, 0, 0);
@@ -1259,6 +1444,8 @@ S_table_draw(cairo_t *cr, const struct table *t, double x, double y, double size
 
 			if (l)
 				cardtext_show(cr, l, cx, y + pady);
+			for (; k < t->npics && t->pics[k].cell == r * t->ncols + c; k++)
+				S_image_draw(&t->pics[k], cr, cx, y + pady + t->pics[k].y, t->colw[c], 0);
 			cx += t->colw[c] + gap;
 		}
 		y += t->rowh[r];
@@ -1315,7 +1502,7 @@ cardtext_draw(const struct cardtext *bs, cairo_t *cr, double x, double top, doub
 		case BLK_HEADING:
 			/* An image without its picture is set as its description. */
 			if (b->img) {
-				image_draw(b->img, cr, bx + (bw - b->iw) / 2, y, b->iw, b->h);
+				S_image_draw(b, cr, bx, y, bw, 1);
 				break;
 			}
 			cardtext_show(cr, b->layout, bx, y);

@@ -49,21 +49,30 @@ struct cardtext *cardtext_new(const struct block_range *back, cmark_node *front)
  */
 struct cardtext *cardtext_new_cloze(const struct block_range *back, int cloze);
 /*
+ * A card's front as a text of pictures: the images in the inline
+ * content of containers v[0..n) (its heading, or a reversed card's
+ * paragraphs), in order, each a block of its own, centred; the caller
+ * sets them under the question's markup (cardtext_inline_front), laid
+ * out, given pictures and drawn as a back's (a description centred).
+ */
+struct cardtext *cardtext_new_pictures(cmark_node *const *v, size_t n);
+/*
  * What the card has that a card cannot print, in the front, back and
- * footnotes, for the caller to say: raw HTML (inline and block) and
- * images in the front and in table cells (printed as their description). Sets *v to the nodes, in
- * document order within each part; returns how many.
+ * footnotes, for the caller to say: raw HTML (inline and block). Sets
+ * *v to the nodes, in document order within each part; returns how many.
  */
 size_t cardtext_lost(const struct cardtext *ct, cmark_node *const **v);
 /*
- * The images of the back and its footnotes, each a block of its own
- * after its paragraph's text: drawn as pictures once given one, else
- * set as their description in italics. cardtext_image_node gives the
- * i-th's node (i below cardtext_image_count); cardtext_set_image gives
- * it a picture (the text frees it) or, with NULL, why there is none;
- * cardtext_image_why says why, or NULL when it has a picture. Images in
- * the front and in table cells are set as their description and listed
- * by cardtext_lost.
+ * The images of the text, in reading order: in the back and its
+ * footnotes each a block of its own after its paragraph's or heading's
+ * text, in a table cell under the cell's text. Each is drawn as its
+ * picture once given one, scaled to fit (never larger than itself, its
+ * column's width at most, and no taller than a bound that shrinks with
+ * the text), else set as its description in italics. cardtext_image_node
+ * gives the i-th's node (i below cardtext_image_count);
+ * cardtext_set_image gives it a picture (the text frees it) or, with
+ * NULL, why there is none; cardtext_image_why says why, or NULL when it
+ * has a picture.
  */
 struct image;
 size_t cardtext_image_count(const struct cardtext *ct);
@@ -101,6 +110,11 @@ void cardtext_free(struct cardtext *ct);
 char *cardtext_inline(cmark_node *container);
 /* The same, with cloze deletion `cloze` as its blank ("[hint]" or "[…]"). */
 char *cardtext_inline_cloze(cmark_node *container, int cloze);
+/*
+ * A front's question: cardtext_inline_cloze (cloze 0: cardtext_inline)
+ * without its images, which cardtext_new_pictures draws under it.
+ */
+char *cardtext_inline_front(cmark_node *container, int cloze);
 /*
  * cardtext_inline appended to b, with hook->link called on entering and
  * leaving each link (its text is written between), to add markup of its

@@ -74,6 +74,7 @@
  */
 #define GREY_MARKS 0.45
 #define HAIRLINE 0.25            /* pt */
+#define FRONT_GAP 0.5            /* em of the question between it and its pictures */
 
 /* Sizes for one card size, in points. */
 struct style {
@@ -439,7 +440,8 @@ S_balance(PangoLayout *l, double width)
  * thread may find it (with its own Pango context): the answer is the same.
  */
 struct fit {
-	double front_size, front_h;  /* pt; h as measured at the full width */
+	double front_size, front_h;  /* pt; h as measured at the full width, pictures and all */
+	double front_text_h;         /* pt, the question's text alone (0: it has none) */
 	double front_width;          /* the measure the question is set in (S_balance) */
 	double back_size, back_h;
 	int front_over, back_over;   /* too long even at min_font_size */
@@ -449,6 +451,7 @@ struct fit {
 struct prep {
 	PangoLayout *folio;
 	PangoLayout *front;          /* the question as found, on a fronts page */
+	struct cardtext *pictures;   /* and its pictures */
 	struct cardtext *back;       /* the answer as found, on a backs page */
 	struct fit fit;
 };
@@ -475,7 +478,7 @@ S_reversed_markup(const struct card_nodes *cn)
 	for (n = cn->back.first; n; n = cmark_node_next(n)) {
 		cmark_node_type type = cmark_node_get_type(n);
 		char *m = type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING
-		    ? cardtext_inline(n) : NULL;
+		    ? cardtext_inline_front(n, 0) : NULL;
 
 		if (b.len)
 			buf_putc(&b, '\n');
@@ -503,11 +506,11 @@ S_question_markup(const struct writer *w, const struct card *c)
 	struct buf b;
 
 	if (cn && cn->heading && c->kind == CARD_CLOZE)
-		return cardtext_inline_cloze(cn->heading, c->cloze);
+		return cardtext_inline_front(cn->heading, c->cloze);
 	if (cn && c->kind == CARD_REVERSED)
 		return S_reversed_markup(cn);
 	if (cn && cn->heading)
-		return cardtext_inline(cn->heading);
+		return cardtext_inline_front(cn->heading, 0);
 	buf_init(&b);
 	cardtext_escape(&b, c->front_text ? c->front_text : "");
 	buf_putc(&b, '\0');
@@ -526,38 +529,92 @@ S_question_layout(struct writer *w, const char *markup, double width)
 	return l;
 }
 
+static void S_images(const struct writer *w, struct cardtext *text);
+
+/* The pictures of card c's front, from the nodes its question is made of, read. */
+static struct cardtext *
+S_front_pictures(const struct writer *w, const struct card *c)
+{
+	const struct card_nodes *cn = S_card_nodes(w, c);
+	cmark_node **v = NULL, *n;
+	size_t len = 0, cap = 0;
+	struct cardtext *pics;
+
+	if (cn && c->kind == CARD_REVERSED) {
+		for (n = cn->back.first; n; n = cmark_node_next(n)) {
+			cmark_node_type type = cmark_node_get_type(n);
+
+			if (type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING) {
+				v = xgrow(v, &cap, len + 1, sizeof(*v));
+				v[len++] = n;
+			}
+			if (n == cn->back.last)
+				break;
+		}
+	} else if (cn && cn->heading) {
+		v = xgrow(v, &cap, 1, sizeof(*v));
+		v[len++] = cn->heading;
+	}
+	pics = cardtext_new_pictures(v, len);
+	free(v);
+	S_images(w, pics);
+	return pics;
+}
+
+/* Text that shows nothing: white space only (a question that is only a picture). */
+static int
+S_blank(const char *s)
+{
+	for (; *s; s = g_utf8_next_char(s))
+		if (!g_unichar_isspace(g_utf8_get_char(s)))
+			return 0;
+	return 1;
+}
+
 /*
- * Fits the question into `room` pt: the largest size at which it is no
- * taller than the room and no wider than the measure (a word of inline
- * code does not break), then a balanced measure. The layout, set as
- * found, goes to *keep when asked.
+ * Fits the question, and its pictures under it, into `room` pt: the
+ * largest size at which they are no taller than the room and no wider
+ * than the measure (a word of inline code does not break; a picture
+ * shrinks with the text, as on a back), then a balanced measure. The
+ * layout and the pictures, set as found, go to *keep and *keep_pics when
+ * asked.
  */
 static void
 S_fit_front(struct writer *w, const struct card *c, double room, struct fit *fit,
-    PangoLayout **keep)
+    PangoLayout **keep, struct cardtext **keep_pics)
 {
 	char *markup = S_question_markup(w, c);
-	double width = w->st.w - 2 * w->st.pad, size, h = 0;
+	double width = w->st.w - 2 * w->st.pad, size, h = 0, th = 0;
 	PangoLayout *l = S_question_layout(w, markup, width);
-	int over = 0;
+	struct cardtext *pics = S_front_pictures(w, c);
+	struct cardtext_fonts f = { w->pango, w->font, w->mono, w->st.min };
+	int npics = (int)cardtext_image_count(pics);
+	int text = npics == 0 || !S_blank(pango_layout_get_text(l)), over = 0;
 
 	for (size = w->st.front; ; size -= SHRINK_STEP) {
 		if (size < w->st.min)
 			size = w->st.min;
 		cardtext_set_font(l, w->font, size, PANGO_WEIGHT_NORMAL);
-		h = S_height(l);
+		h = th = text ? S_height(l) : 0;
+		if (npics > 0)
+			h += (text ? FRONT_GAP * size : 0) + cardtext_layout(pics, &f, size, width);
 		over = h > room || S_width(l) > width + WIDTH_SLACK;
 		if (!over || size <= w->st.min)
 			break;
 	}
 	fit->front_size = size;
 	fit->front_h = h;
+	fit->front_text_h = th;
 	fit->front_over = over;
 	fit->front_width = over ? width : S_balance(l, width);
 	if (keep)
 		*keep = l;
 	else
 		g_object_unref(l);
+	if (keep_pics)
+		*keep_pics = pics;
+	else
+		cardtext_free(pics);
 	free(markup);
 }
 
@@ -636,52 +693,61 @@ S_fit_back(struct writer *w, const struct card *c, double room, struct fit *fit,
 		cardtext_free(text);
 }
 
+static void S_lost_images(struct writer *w, const struct card *c, const struct cardtext *ct);
+
 /* Draws a question; pr is NULL when this writer fits it itself, else it takes pr's layout. */
 static void
 S_front(struct writer *w, const struct card *c, struct impose_rect r, struct prep *pr)
 {
-	double top, bottom, room, width = w->st.w - 2 * w->st.pad;
+	double top, bottom, room, width = w->st.w - 2 * w->st.pad, y;
 	struct fit fit;
 	PangoLayout *l;
+	struct cardtext *pics;
 
 	S_enter_card(w, r);
 	S_frame(w, c, pr ? pr->folio : NULL, &top, &bottom);
 	room = bottom - top;
 	if (pr == NULL)
-		S_fit_front(w, c, room, &fit, &l);
+		S_fit_front(w, c, room, &fit, &l, &pics);
 	else {
 		fit = pr->fit;
 		l = pr->front;
+		pics = pr->pictures;
 		pr->front = NULL;
+		pr->pictures = NULL;
 	}
+	S_lost_images(w, c, pics);
 	cairo_set_source_rgb(w->cr, 0, 0, 0);
 	if (fit.front_over) {
 		S_overflow(w, c);
 		S_clip_body(w, top, room);
-		cardtext_show(w->cr, l, w->st.pad, top);
-	} else
+		y = top;
+		cardtext_show(w->cr, l, w->st.pad, y);
+	} else {
 		/* A touch above the middle, where the eye expects the centre. */
-		cardtext_show(w->cr, l, w->st.pad + (width - fit.front_width) / 2,
-		    top + (room - fit.front_h) * 0.45);
+		y = top + (room - fit.front_h) * 0.45;
+		cardtext_show(w->cr, l, w->st.pad + (width - fit.front_width) / 2, y);
+	}
+	if (cardtext_image_count(pics) > 0) {
+		y += fit.front_text_h > 0 ? fit.front_text_h + FRONT_GAP * fit.front_size : 0;
+		cardtext_draw(pics, w->cr, w->st.pad, y, y);
+	}
 	g_object_unref(l);
+	cardtext_free(pics);
 	cairo_restore(w->cr);
 }
 
 /*
- * Says where card c has what its PDF cannot print: each image it cannot
- * draw (printed as its description; an unsafe one was reported as left
- * out), and the card's first raw HTML when the web page shows it
- * (unsafe_html; else it is left out of every output, as the theme
- * README says). Called once per card, by the writer.
+ * Says where a side of card c, as text ct, has an image it cannot draw
+ * (printed as its description; an unsafe one was reported as left out).
+ * Called once per side, by the writer.
  */
 static void
-S_lost(struct writer *w, const struct card *c, const struct cardtext *ct)
+S_lost_images(struct writer *w, const struct card *c, const struct cardtext *ct)
 {
-	cmark_node *const *v;
-	size_t n = cardtext_lost(ct, &v), i;
-	cmark_node *html = NULL;
 	int body = w->deck->doc && w->deck->doc->src ? w->deck->doc->src->body_line : 1;
 	const char *id = c->id ? c->id : "";
+	size_t i;
 
 	for (i = 0; i < cardtext_image_count(ct); i++) {
 		cmark_node *node = cardtext_image_node(ct, i);
@@ -696,24 +762,26 @@ S_lost(struct writer *w, const struct card *c, const struct cardtext *ct)
 		    cmark_node_first_child(node) ? "its description" :
 		    "nothing (it has no description: write one between ![ and ])");
 	}
+}
 
-	for (i = 0; i < n; i++) {
-		cmark_node *node = v[i];
-		const char *url = cmark_node_get_url(node);
+/*
+ * Says where card c's back, as text ct, has what its PDF cannot print:
+ * its images as S_lost_images, and the card's first raw HTML when the
+ * web page shows it (unsafe_html; else it is left out of every output,
+ * as the theme README says). Called once per card, by the writer.
+ */
+static void
+S_lost(struct writer *w, const struct card *c, const struct cardtext *ct)
+{
+	cmark_node *const *v;
+	size_t n = cardtext_lost(ct, &v);
+	cmark_node *html = NULL;
+	int body = w->deck->doc && w->deck->doc->src ? w->deck->doc->src->body_line : 1;
+	const char *id = c->id ? c->id : "";
 
-		if (cmark_node_get_type(node) != CMARK_NODE_IMAGE) {
-			if (w->site->cfg.markdown.unsafe_html && html == NULL)
-				html = node;
-			continue;
-		}
-		if (url == NULL || !links_url_is_safe(url, 1))
-			continue;
-		diag_warning(w->dl, w->file, cmark_node_get_start_line(node) + body - 1,
-		    cmark_node_get_start_column(node),
-		    "image \"%.60s\" on card \"%s\" cannot be printed: the PDF shows %s in its place",
-		    url, id, cmark_node_first_child(node) ? "its description" :
-		    "nothing (it has no description: write one between ![ and ])");
-	}
+	S_lost_images(w, c, ct);
+	if (w->site->cfg.markdown.unsafe_html && n > 0)
+		html = v[0];
 	if (html)
 		diag_warning(w->dl, w->file, cmark_node_get_start_line(html) + body - 1,
 		    cmark_node_get_start_column(html),
@@ -1122,6 +1190,7 @@ S_prep_clear(struct fitting *ft, size_t slot)
 			g_object_unref(pr->folio);
 		if (pr->front)
 			g_object_unref(pr->front);
+		cardtext_free(pr->pictures);
 		cardtext_free(pr->back);
 		memset(pr, 0, sizeof(*pr));
 	}
@@ -1162,7 +1231,7 @@ S_lay_out_page(struct fitting *ft, size_t p)
 		double room = S_room(t, c, &pr->folio);
 
 		if (pg.side != IMPOSE_BACKS)
-			S_fit_front(t, c, room, &pr->fit, &pr->front);
+			S_fit_front(t, c, room, &pr->fit, &pr->front, &pr->pictures);
 		if (pg.side != IMPOSE_FRONTS)
 			S_fit_back(t, c, room, &pr->fit, &pr->back);
 	}

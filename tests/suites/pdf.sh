@@ -511,6 +511,39 @@ run images-again "$F/images"
 cmp -s "$pdf" "$tmp/images-again/print/pics.pdf" && ok "images: identical bytes on a second run" ||
 	fail "images" "two runs differ: $(cmp "$pdf" "$tmp/images-again/print/pics.pdf" 2>&1)"
 
+# Pictures on fronts (under the question; a question that is only a
+# picture; a cloze card's, on both its sides) and in table cells are
+# drawn the same way, none a warning (the one above is the fixture's
+# only one); their descriptions are not printed.
+pdf=$tmp/images/print/front.pdf
+pdfimages -list "$pdf" 2>/dev/null | awk 'NR > 2 { print $1, $4 "x" $5, $9 }' >"$tmp/front.list"
+if [ "$(cat "$tmp/front.list" | tr '\n' ' ')" = "1 60x40 image 1 67x94 jpeg 2 60x40 image 2 67x94 jpeg " ]; then
+	ok "images: a front's PNG and JPEG, and a table's on the backs page"
+else
+	fail "images" "pdfimages of the fronts deck: $(tr '\n' ' ' <"$tmp/front.list")"
+fi
+pdftotext "$pdf" - 2>/dev/null >"$tmp/front.txt"
+if grep -q "Which shape is this?" "$tmp/front.txt" && grep -q "a photo of cards" "$tmp/front.txt" &&
+    ! grep -q -e "a black frame" -e "a sheet of cards" -e "four ranks in" "$tmp/front.txt"; then
+	ok "images: questions and cells print their text, pictures in place of descriptions"
+else
+	fail "images" "fronts deck text: $(tr '\n' ' ' <"$tmp/front.txt" | head -c 300)"
+fi
+# The SVG is vectors: seen in the rendered page, as ink under its question.
+box=$(pdftotext -f 1 -l 1 -bbox "$pdf" - 2>/dev/null | awk -F'"' '
+	/>The</ && !x0 { x0 = $2 }
+	/>ranks:</ { x1 = $6; y1 = $8 }
+	END { if (x0 && x1) printf "%d %d", (x0 + x1) / 2 - 50, y1 + 4 }')
+ink=0
+if [ -n "$box" ]; then
+	set -- $box
+	pdftoppm -r 72 -gray -f 1 -l 1 -x "$1" -y "$2" -W 100 -H 100 "$pdf" "$tmp/ring" 2>/dev/null
+	ink=$(tail -c 10000 "$tmp/ring-1.pgm" 2>/dev/null | od -An -v -tu1 |
+		awk '{ for (i = 1; i <= NF; i++) if ($i < 128) n++ } END { print n + 0 }')
+fi
+[ "$ink" -gt 1000 ] && ok "images: the front's SVG drawn under its question ($ink dark pixels)" ||
+	fail "images" "under the cloze card's question ($box): $ink dark pixels of 10000, want the ring"
+
 # ---- metadata, outline, dates, identical bytes ------------------------
 pdf=$tmp/basic/print/align.pdf
 for kv in "Title:Alignment" "Author:Quizdeck Tests" \
