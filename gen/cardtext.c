@@ -1071,40 +1071,36 @@ S_image_layout(struct blk *b, const struct cardtext_fonts *f, double size, doubl
 	return b->h;
 }
 
-/*
- * Columns: natural widths when they fit; else narrow ones whole, an
- * equal share for the rest, but never narrower than a column's widest
- * piece that may not break (then the table is too wide).
- */
-static void
-S_table_columns(struct table *t, double room)
+void
+cardtext_table_columns(double *colw, const double *minw, int ncols, double room)
 {
 	char *fixed;
 	double sum = 0;
-	int c, open = t->ncols, changed = 1;
+	int c, open = ncols, changed = 1;
 
-	for (c = 0; c < t->ncols; c++)
-		sum += t->colw[c];
+	for (c = 0; c < ncols; c++)
+		sum += colw[c];
 	if (sum <= room)
 		return;
-	fixed = xcalloc((size_t)t->ncols, 1);
+	fixed = xcalloc((size_t)ncols + 1, 1);
 	while (changed && open > 0) {
 		double share = room / open;
 
 		changed = 0;
-		for (c = 0; c < t->ncols; c++)
-			if (!fixed[c] && (t->colw[c] <= share || t->minw[c] >= share)) {
-				if (t->colw[c] > share)
-					t->colw[c] = t->minw[c];
+		for (c = 0; c < ncols; c++)
+			if (!fixed[c] && (colw[c] <= share || (minw && minw[c] >= share))) {
+				/* Only a floor (minw) fixes a column wider than its share. */
+				if (colw[c] > share)
+					colw[c] = minw[c];
 				fixed[c] = 1;
-				room -= t->colw[c];
+				room -= colw[c];
 				open--;
 				changed = 1;
 			}
 	}
-	for (c = 0; c < t->ncols; c++)
+	for (c = 0; c < ncols; c++)
 		if (!fixed[c])
-			t->colw[c] = room / open;
+			colw[c] = room / open;
 	free(fixed);
 }
 
@@ -1191,7 +1187,7 @@ S_table_layout(const struct cardtext_fonts *f, struct table *t, double size, dou
 	t->size = size;
 	gap = 0.9 * size;
 	pady = 0.22 * size;
-	S_table_columns(t, width - gap * (t->ncols - 1));
+	cardtext_table_columns(t->colw, t->minw, t->ncols, width - gap * (t->ncols - 1));
 	for (r = 0; r < t->nrows; r++) {
 		t->rowh[r] = 0;
 		for (c = 0; c < t->ncols; c++) {

@@ -131,6 +131,16 @@ void cardtext_grey(cairo_t *cr, double g);
 void cardtext_show(cairo_t *cr, PangoLayout *l, double x, double y);
 void cardtext_hline(cairo_t *cr, double x0, double x1, double y, double width);
 
+/*
+ * A table's column widths colw[0..ncols), natural on entry, fitted to
+ * room pt: unchanged when they fit; else the columns no wider than an
+ * equal share keep their width and the rest share what is left equally,
+ * but, when minw is given, none narrower than minw[c], its widest piece
+ * that may not break (then the columns are wider than room). The cards'
+ * tables and the book's (flow.c) are fitted by it.
+ */
+void cardtext_table_columns(double *colw, const double *minw, int ncols, double room);
+
 /* Appends s escaped for Pango markup, without the control characters markup rejects. */
 void cardtext_escape(struct buf *b, const char *s);
 /* A layout that wraps at words (inside a word only when it must); text is markup unless plain. */

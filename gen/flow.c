@@ -23,6 +23,7 @@
 #include <hyphen.h>
 #include <pango/pangocairo.h>
 
+#include "cardtext.h"
 #include "util.h"
 
 #define MAX_PASSES 6             /* layouts before the page numbers must have settled */
@@ -830,36 +831,6 @@ S_set_cell_text(struct flow *f, struct blk *b, int i, PangoLayout *l, const char
 	free(cell.link_end);
 }
 
-/* Columns: natural widths when they fit, else the narrow ones whole and an equal share for the rest. */
-static void
-S_table_columns(struct ftable *t, double room)
-{
-	char *fixed = xcalloc((size_t)t->ncols + 1, 1);
-	double sum = 0;
-	int c, open = t->ncols, changed = 1;
-
-	for (c = 0; c < t->ncols; c++)
-		sum += t->colw[c];
-	if (sum > room) {
-		while (changed && open > 0) {
-			double share = room / open;
-
-			changed = 0;
-			for (c = 0; c < t->ncols; c++)
-				if (!fixed[c] && t->colw[c] <= share) {
-					fixed[c] = 1;
-					room -= t->colw[c];
-					open--;
-					changed = 1;
-				}
-		}
-		for (c = 0; c < t->ncols; c++)
-			if (!fixed[c])
-				t->colw[c] = room / open;
-	}
-	free(fixed);
-}
-
 static void
 S_layout_table(struct flow *f, struct blk *b)
 {
@@ -887,7 +858,9 @@ S_layout_table(struct flow *f, struct blk *b)
 			S_set_cell_text(f, b, r * t->ncols + c, *l, m);
 			t->colw[c] = fmax(t->colw[c], S_width(*l));
 		}
-	S_table_columns(t, f->measure - b->x - gap * (t->ncols > 0 ? t->ncols - 1 : 0));
+	/* No floor: a book's cell breaks inside a word where it must (PANGO_WRAP_WORD_CHAR). */
+	cardtext_table_columns(t->colw, NULL, t->ncols,
+	    f->measure - b->x - gap * (t->ncols > 0 ? t->ncols - 1 : 0));
 	b->lines = xcalloc((size_t)t->nrows + 1, sizeof(*b->lines));
 	for (r = 0; r < t->nrows; r++) {
 		double h = 0, base = 0;
@@ -1576,6 +1549,23 @@ S_sink_write(void *closure, const unsigned char *data, unsigned int len)
 	return CAIRO_STATUS_SUCCESS;
 }
 
+cairo_surface_t *
+flow_pdf_surface(cairo_write_func_t write, void *closure, double w, double h,
+    const struct flow_meta *meta)
+{
+	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(write, closure, w, h);
+
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, meta->title ? meta->title : "");
+	if (meta->author && *meta->author)
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_AUTHOR, meta->author);
+	if (meta->subject && *meta->subject)
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, meta->subject);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quizdeck");
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, meta->date);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, meta->date);
+	return s;
+}
+
 static int
 S_draw(struct flow *f, const char *path, const struct flow_meta *meta,
     const volatile sig_atomic_t *stop, const char **why)
@@ -1590,15 +1580,7 @@ S_draw(struct flow *f, const char *path, const struct flow_meta *meta,
 		*why = strerror(errno);
 		return -1;
 	}
-	s = cairo_pdf_surface_create_for_stream(S_sink_write, &k, f->st.page_w, f->st.page_h);
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, meta->title ? meta->title : "");
-	if (meta->author && *meta->author)
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_AUTHOR, meta->author);
-	if (meta->subject && *meta->subject)
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, meta->subject);
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "quizdeck");
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, meta->date);
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, meta->date);
+	s = flow_pdf_surface(S_sink_write, &k, f->st.page_w, f->st.page_h, meta);
 	cr = cairo_create(s);
 	S_outline(f, s);
 	for (p = 0; p < f->npages; p++) {

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <cairo.h>
+
 #include "image.h"
 
 #define FLOW_LINK_BEGIN "\xee\x80\x80"
@@ -151,6 +153,17 @@ struct flow_meta {
 	const char *title, *author, *subject;
 	const char *date;            /* ISO 8601, for CreationDate and ModDate */
 };
+
+/*
+ * A Cairo PDF surface of pages w by h pt, its bytes handed to write
+ * with closure, with meta's metadata: the title ("" for NULL), the
+ * author and subject where not empty, quizdeck as the creator, and
+ * meta->date as both dates (never the clock: the bytes are the same on
+ * every run). Every PDF quizdeck writes is opened by it: flow_write's
+ * and the cards' (pdf.c). The caller checks its status and destroys it.
+ */
+cairo_surface_t *flow_pdf_surface(cairo_write_func_t write, void *closure, double w, double h,
+    const struct flow_meta *meta);
 
 /*
  * Lays the flow out, breaks it into pages and writes it as a PDF at

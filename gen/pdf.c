@@ -35,6 +35,7 @@
 #include <pango/pangocairo.h>
 
 #include "cardtext.h"
+#include "flow.h"
 #include "image.h"
 #include "impose.h"
 #include "links.h"
@@ -930,7 +931,7 @@ static int
 S_open(struct writer *w, const char *path, const char *title, const char *subject)
 {
 	char date[32];
-	const char *author = w->site ? w->site->cfg.author : NULL;
+	struct flow_meta meta = { title, w->site ? w->site->cfg.author : NULL, subject, date };
 
 	/* No path: every page is drawn and every card fitted, and the bytes dropped (check). */
 	if (path != NULL) {
@@ -942,21 +943,14 @@ S_open(struct writer *w, const char *path, const char *title, const char *subjec
 	}
 	w->out = xmalloc(WRITE_BUFFER);
 	w->out_len = 0;
-	w->surface = cairo_pdf_surface_create_for_stream(S_write, w, w->pc->paper_w * PT_PER_MM,
-	    w->pc->paper_h * PT_PER_MM);
+	pdf_date(date, sizeof(date));
+	w->surface = flow_pdf_surface(S_write, w, w->pc->paper_w * PT_PER_MM,
+	    w->pc->paper_h * PT_PER_MM, &meta);
 	if (cairo_surface_status(w->surface) != CAIRO_STATUS_SUCCESS) {
 		diag_error(w->dl, NULL, 0, 0, "cannot write %s: %s", path,
 		    cairo_status_to_string(cairo_surface_status(w->surface)));
 		return -1;
 	}
-	pdf_date(date, sizeof(date));
-	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_TITLE, title);
-	if (author && *author)
-		cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_AUTHOR, author);
-	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_SUBJECT, subject);
-	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_CREATOR, "quizdeck");
-	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
-	cairo_pdf_surface_set_metadata(w->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
 	w->cr = cairo_create(w->surface);
 	S_typeset_open(w, pango_cairo_font_map_get_default());
 	return 0;
