@@ -27,6 +27,7 @@
 #include "cardtext.h"
 #include "flow.h"
 #include "image.h"
+#include "lang.h"
 #include "links.h"
 #include "paper.h"
 #include "pdf.h"
@@ -158,9 +159,14 @@ S_link_hook(void *ctx, cmark_node *n, int enter, struct buf *b)
 	marked = bk->link_marked[--bk->depth];
 	if (!marked)
 		return;
-	if (bk->links[bk->nlinks - 1].dest >= 0)
-		buf_puts(b, "<span size=\"88%\">\xc2\xa0(p.\xc2\xa0" FLOW_PAGE_REF ")</span>");
-	else {
+	if (bk->links[bk->nlinks - 1].dest >= 0) {
+		char *ref = lang_format(bk->site->lang, "book.page-ref", "page", FLOW_PAGE_REF, NULL);
+
+		buf_puts(b, "<span size=\"88%\">\xc2\xa0(");
+		cardtext_escape(b, ref);
+		buf_puts(b, ")</span>");
+		free(ref);
+	} else {
 		char *text = md_plain_text(n);
 		const char *shown = url;
 
@@ -370,14 +376,18 @@ S_table(struct book *bk, cmark_node *node, double indent)
 static void
 S_practise(struct book *bk, const struct xref_list *xl)
 {
+	const struct lang *l = bk->site->lang;
 	struct flow_para p;
-	struct buf b;
+	struct buf b, title;
+	char num[24], *s;
 	size_t i;
 
 	if (xl->len == 0)
 		return;
 	buf_init(&b);
-	buf_puts(&b, "<b>Practise this:</b> ");
+	buf_puts(&b, "<b>");
+	cardtext_escape(&b, lang_get(l, "book.practise"));
+	buf_puts(&b, "</b> ");
 	for (i = 0; i < xl->len; i++) {
 		const struct xref *x = &xl->v[i];
 
@@ -388,20 +398,25 @@ S_practise(struct book *bk, const struct xref_list *xl)
 			const struct topic *t = q->topic;
 
 			/* The test's title only where there are several to tell apart. */
+			buf_init(&title);
 			if (bk->site->ntests > 1 || !t->title) {
-				cardtext_escape(&b, t->test->title);
+				buf_puts(&title, t->test->title ? t->test->title : "");
 				if (t->title && strcmp(t->title, t->test->title) != 0)
-					buf_puts(&b, ", ");
+					buf_puts(&title, ", ");
 			}
 			if (t->title && (bk->site->ntests <= 1 || strcmp(t->title, t->test->title) != 0))
-				cardtext_escape(&b, t->title);
-			buf_printf(&b, ", question %zu", (size_t)(q - t->questions) + 1);
+				buf_puts(&title, t->title);
+			snprintf(num, sizeof(num), "%zu", (size_t)(q - t->questions) + 1);
+			s = lang_format(l, "book.question-ref", "title", buf_str(&title), "n", num, NULL);
+			buf_free(&title);
 		} else {
 			const struct card *c = x->u.card;
 
-			cardtext_escape(&b, c->deck->title);
-			buf_printf(&b, ", card %d", c->number);
+			snprintf(num, sizeof(num), "%d", c->number);
+			s = lang_format(l, "book.card-ref", "deck", c->deck->title ? c->deck->title : "", "n", num, NULL);
 		}
+		cardtext_escape(&b, s);
+		free(s);
 	}
 	buf_putc(&b, '.');
 	memset(&p, 0, sizeof(p));
@@ -447,6 +462,7 @@ S_embed(struct book *bk, const struct question *q, cmark_node *para)
 	struct flow_para p;
 	size_t i, ncorrect = 0;
 	char *markup = S_inline(bk, para);
+	char *label;
 
 	memset(&p, 0, sizeof(p));
 	p.markup = markup;
@@ -463,9 +479,11 @@ S_embed(struct book *bk, const struct question *q, cmark_node *para)
 	bk->tree = t;
 	bk->file = q->topic->doc->src->display;
 	bk->body_line = q->topic->doc->src->body_line;
-	paper_question(bk->flow, q, doc_tree_question(t, q), NULL, 0, &tx);
-	paper_answer(bk->flow, q, doc_tree_question(t, q), NULL,
-	    q->kind == ANSWER_CHOICE && ncorrect > 1 ? "Answers:" : "Answer:", 0, &tx);
+	label = g_markup_escape_text(lang_get(bk->site->lang,
+	    q->kind == ANSWER_CHOICE && ncorrect > 1 ? "book.answers" : "book.answer"), -1);
+	paper_question(bk->site->lang, bk->flow, q, doc_tree_question(t, q), NULL, 0, &tx);
+	paper_answer(bk->site->lang, bk->flow, q, doc_tree_question(t, q), NULL, label, 0, &tx);
+	g_free(label);
 	doc_tree_close(t);
 	/* The chapter's text resumes a little apart from the explanation's. */
 	flow_space(bk->flow, 0.8);
@@ -654,12 +672,16 @@ S_notes(struct book *bk, cmark_node *root)
 			continue;
 		if (num++ == 0) {
 			struct flow_para p;
+			struct buf b;
 
 			memset(&p, 0, sizeof(p));
-			p.markup = "Notes";
+			buf_init(&b);
+			cardtext_escape(&b, lang_get(bk->site->lang, "book.notes"));
+			p.markup = b.data;
 			p.role = FLOW_H4;
 			p.dest = -1;
 			flow_para(bk->flow, &p);
+			buf_free(&b);
 		}
 		if (cmark_node_first_child(c))
 			S_blocks(bk, cmark_node_first_child(c), cmark_node_last_child(c), FLOW_NOTE,
@@ -714,7 +736,14 @@ S_chapter(struct book *bk, size_t i)
 	flow_new_page(bk->flow, FLOW_PAGE_OPENING, bk->site->cfg.title, c->title);
 	flow_sink(bk->flow, 0.1);
 	buf_init(&b);
-	buf_printf(&b, "Chapter %zu", i + 1);
+	{
+		char num[24], *s;
+
+		snprintf(num, sizeof(num), "%zu", i + 1);
+		s = lang_format(bk->site->lang, "book.chapter", "n", num, NULL);
+		cardtext_escape(&b, s);
+		free(s);
+	}
 	memset(&p, 0, sizeof(p));
 	p.markup = b.data;
 	p.role = FLOW_LABEL;
@@ -761,7 +790,7 @@ S_title_page(struct book *bk)
 	flow_sink(bk->flow, 0.28);
 	buf_init(&b);
 	buf_puts(&b, "");
-	cardtext_escape(&b, cfg->title && *cfg->title ? cfg->title : "Guide");
+	cardtext_escape(&b, cfg->title && *cfg->title ? cfg->title : lang_get(bk->site->lang, "book.guide"));
 	memset(&p, 0, sizeof(p));
 	p.markup = b.data;
 	p.role = FLOW_TITLE;
@@ -791,19 +820,22 @@ static void
 S_contents(struct book *bk)
 {
 	const struct site *site = bk->site;
+	const char *contents = lang_get(site->lang, "book.contents");
+	char *markup = g_markup_escape_text(contents, -1);
 	struct flow_para p;
 	struct buf b;
 	size_t i, k;
 
-	flow_new_page(bk->flow, FLOW_PAGE_OPENING, site->cfg.title, "Contents");
+	flow_new_page(bk->flow, FLOW_PAGE_OPENING, site->cfg.title, contents);
 	flow_sink(bk->flow, 0.1);
 	memset(&p, 0, sizeof(p));
-	p.markup = "Contents";
+	p.markup = markup;
 	p.role = FLOW_H1;
 	p.dest = flow_dest(bk->flow);
 	p.outline = 1;
-	p.outline_title = "Contents";
+	p.outline_title = contents;
 	flow_para(bk->flow, &p);
+	g_free(markup);
 	flow_space(bk->flow, 1);
 	buf_init(&b);
 	for (i = 0; i < site->nchapters; i++) {
@@ -826,6 +858,22 @@ S_contents(struct book *bk)
 		}
 	}
 	buf_free(&b);
+}
+
+/*
+ * 1 for a language written without hyphenation (Arabic, Hebrew, Persian,
+ * Urdu, Chinese, Japanese, Korean, Thai): no dictionary is missing.
+ */
+static int
+S_unhyphenated(const char *tag)
+{
+	static const char *const langs[] = { "ar", "he", "iw", "fa", "ur", "zh", "ja", "ko", "th" };
+	size_t n = strcspn(tag, "-_"), i;
+
+	for (i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+		if (n == 2 && strncmp(tag, langs[i], 2) == 0)
+			return 1;
+	return 0;
 }
 
 /* The book's paper and text block: a measure of about 66 characters, or the paper's width less margins. */
@@ -878,7 +926,7 @@ S_book(const struct site *site, const struct print_config *pc, const char *hyphe
 	st.lang = site->cfg.language;
 	if (site->cfg.language && *site->cfg.language) {
 		dict = flow_hyphen_dict(hyphen_dir, site->cfg.language);
-		if (!dict)
+		if (!dict && !S_unhyphenated(site->cfg.language))
 			diag_warning(dl, site->cfg.path, 0, 0,
 			    "no hyphenation dictionary for language \"%s\" in %s: the book is set without "
 			    "hyphenation; install Debian's hyphen-%s package (apt-cache search hyphen-)",

@@ -16,6 +16,7 @@
 
 #include "anki.h"
 #include "cloze.h"
+#include "lang.h"
 #include "links.h"
 #include "markdown.h"
 #include "pool.h"
@@ -1337,9 +1338,12 @@ S_gift_question(const struct site *site, const struct question *q, const struct 
 	S_gift_text(out, qh.stem);
 	if (strcmp(type, "numerical") == 0 && *S_question_unit(q)) {
 		/* GIFT has no units: the question says which one the number is in. */
-		buf_puts(&general, "\n<p>In ");
-		S_put_escaped(&general, S_question_unit(q));
-		buf_puts(&general, ".</p>");
+		char *in = lang_format(site->lang, "export.unit", "unit", S_question_unit(q), NULL);
+
+		buf_puts(&general, "\n<p>");
+		S_put_escaped(&general, in);
+		buf_puts(&general, "</p>");
+		free(in);
 		S_gift_text(out, buf_str(&general));
 		buf_reset(&general);
 	}

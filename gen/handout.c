@@ -16,6 +16,7 @@
 
 #include "cardtext.h"
 #include "flow.h"
+#include "lang.h"
 #include "paper.h"
 #include "pdf.h"
 #include "site.h"
@@ -259,23 +260,27 @@ S_key_entry(struct handout *ho, const struct question *q, const struct question_
     size_t number, const struct book_pages *bp)
 {
 	struct paper_text tx = { S_text_inline, S_text_blocks, ho };
+	const struct lang *l = ho->site->lang;
 	struct flow *f = ho->flow;
 	char marker[32], *m;
 	size_t i;
 
 	snprintf(marker, sizeof(marker), "<b>%zu.</b>", number);
-	paper_answer(f, q, qn, marker, NULL, 2, &tx);
+	paper_answer(l, f, q, qn, marker, NULL, 2, &tx);
 	for (i = 0; i < q->links_to.len; i++) {
 		const struct section *s = q->links_to.v[i];
-		char *t = g_markup_escape_text(s->title, -1);
 		int page = book_section_page(bp, s);
+		char num[24], *where, *t, *label = g_markup_escape_text(lang_get(l, "handout.guide"), -1);
 
-		if (page > 0)
-			m = xasprintf("<i>Guide:</i> %s, p. %d", t, page);
-		else
-			m = xasprintf("<i>Guide:</i> %s", t);
+		snprintf(num, sizeof(num), "%d", page);
+		where = page > 0 ? lang_format(l, "handout.guide-page", "section", s->title, "page", num, NULL) :
+		    xstrdup(s->title);
+		t = g_markup_escape_text(where, -1);
+		m = xasprintf("<i>%s</i> %s", label, t);
 		S_para(f, m, FLOW_KEY, 2, NULL, 1, 0);
 		free(m);
+		free(where);
+		g_free(label);
 		g_free(t);
 	}
 }
@@ -309,7 +314,7 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	struct flow *f;
 	const struct question **qs;
 	struct doc_tree **trees;
-	char date[32], marker[32], *font = NULL, *m, *title, *head;
+	char date[32], marker[32], *font = NULL, *m, *e, *title, *head;
 	const char *why = NULL;
 	size_t n, i, k;
 	int rc = 0;
@@ -327,15 +332,26 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	tx.blocks = S_text_blocks;
 	tx.ctx = &ho;
 	title = g_markup_escape_text(t->title, -1);
-	head = xasprintf("%s · practice test", t->title);
+	head = lang_format(site->lang, "handout.head", "title", t->title, NULL);
 	flow_new_page(f, FLOW_PAGE_OPENING, head, head);
 	S_para(f, title, FLOW_H1, 0, NULL, 0, 0);
-	m = xasprintf("%zu question%s", n, n == 1 ? "" : "s");
-	S_para(f, m, FLOW_ASIDE, 0, NULL, 1, 0);
+	m = lang_plural(site->lang, "handout.questions", (long)n, NULL);
+	e = g_markup_escape_text(m, -1);
+	S_para(f, e, FLOW_ASIDE, 0, NULL, 1, 0);
+	g_free(e);
 	free(m);
 	flow_space(f, 1.2);
-	S_para(f, "Name  ________________________________________", FLOW_BODY, 0, NULL, 0, 0);
-	S_para(f, "Date  ____________________", FLOW_BODY, 0, NULL, 0, 0);
+	/* The lines to write on, after each label (before it, right to left). */
+	e = g_markup_escape_text(lang_get(site->lang, "handout.name"), -1);
+	m = xasprintf("%s  ________________________________________", e);
+	S_para(f, m, FLOW_BODY, 0, NULL, 0, 0);
+	free(m);
+	g_free(e);
+	e = g_markup_escape_text(lang_get(site->lang, "handout.date"), -1);
+	m = xasprintf("%s  ____________________", e);
+	S_para(f, m, FLOW_BODY, 0, NULL, 0, 0);
+	free(m);
+	g_free(e);
 	flow_space(f, 0.8);
 	for (i = 0; i < n; i++) {
 		/* A topic's tree, opened once for its questions. */
@@ -352,11 +368,13 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 				tr = trees[k];
 		snprintf(marker, sizeof(marker), "<b>%zu.</b>", i + 1);
 		ho.doc = qs[i]->topic->doc;
-		paper_question(f, qs[i], tr ? doc_tree_question(tr, qs[i]) : NULL, marker, 2, &tx);
+		paper_question(site->lang, f, qs[i], tr ? doc_tree_question(tr, qs[i]) : NULL, marker, 2, &tx);
 	}
 	flow_new_page(f, FLOW_PAGE_RUNNING, head, head);
-	m = xasprintf("Answer key: %s", title);
-	S_para(f, m, FLOW_H2, 0, NULL, 0, 0);
+	m = lang_format(site->lang, "handout.answer-key", "title", t->title, NULL);
+	e = g_markup_escape_text(m, -1);
+	S_para(f, e, FLOW_H2, 0, NULL, 0, 0);
+	g_free(e);
 	free(m);
 	for (i = 0; i < n; i++) {
 		const struct doc_tree *tr = NULL;
@@ -371,7 +389,7 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	memset(&meta, 0, sizeof(meta));
 	meta.title = t->title;
 	meta.author = site->cfg.author;
-	meta.subject = "practice test";
+	meta.subject = lang_get(site->lang, "handout.subject");
 	meta.date = date;
 	if (flow_write(f, path, &meta, stop, &why) == -1) {
 		if (!(stop && *stop))

@@ -55,6 +55,7 @@ struct html {
 	size_t *first;
 	/* serve's pieces and files from its last build, or NULL (html_build). */
 	struct cache *cache;
+	uint64_t strings_key;      /* the learner's strings, which every piece may show */
 	/*
 	 * Each chapter's and deck's entries of the search index, made by its
 	 * page job from the tree it holds open: S_search joins them.
@@ -121,29 +122,47 @@ S_number(char *out, size_t n)
 	return out;
 }
 
-static char *
-S_plural(size_t n, const char *one, const char *many)
+/* The learner's string for key, in the site's language (lang.h). */
+static const char *
+S_str(const struct html *h, const char *key)
 {
-	char num[NUMBER_LEN];
+	return lang_get(h->site->lang, key);
+}
 
-	return xconcat(S_number(num, n), " ", n == 1 ? one : many, NULL);
+/* key's plural form for n ("30 questions"), in the site's language. Caller frees. */
+static char *
+S_plural(const struct html *h, const char *key, size_t n)
+{
+	return lang_plural(h->site->lang, key, (long)n, NULL);
+}
+
+/* What the pages call difficulty d ("easy"), in the site's language. */
+static const char *
+S_diff_label(const struct html *h, enum difficulty d)
+{
+	static const char *const keys[] = { "html.easy", "html.medium", "html.hard" };
+
+	return S_str(h, keys[d == DIFF_EASY ? 0 : d == DIFF_HARD ? 2 : 1]);
 }
 
 /* "30 questions · 10 easy · 12 medium · 8 hard" (difficulties with none left out). */
 static char *
-S_counts(const struct test *t)
+S_counts(const struct html *h, const struct test *t)
 {
-	static const char *const names[3] = { "easy", "medium", "hard" };
+	static const char *const keys[3] = { "counts.easy", "counts.medium", "counts.hard" };
 	struct buf b;
-	char *s = S_plural(t->nquestions, "question", "questions");
+	char *s = S_plural(h, "counts.questions", t->nquestions);
 	int i;
 
 	buf_init(&b);
 	buf_puts(&b, s);
 	free(s);
 	for (i = 0; i < 3; i++)
-		if (t->count[i] > 0)
-			buf_printf(&b, " \xc2\xb7 %zu %s", t->count[i], names[i]);
+		if (t->count[i] > 0) {
+			s = S_plural(h, keys[i], t->count[i]);
+			buf_printf(&b, " \xc2\xb7 %s", s);
+			free(s);
+		}
 	return buf_detach(&b);
 }
 
@@ -262,6 +281,7 @@ S_doc_key(const struct html *h, const char *what, const struct doc *d, const cha
 	if (h->cache == NULL)
 		return 0;
 	k = cache_key_str(HASH_FNV_SEED, what);
+	k = cache_key_int(k, (long long)h->strings_key);
 	k = cache_key_str(k, page);
 	return d ? S_doc_bytes_key(h, k, d) : k;
 }
@@ -426,13 +446,16 @@ S_site_identity(const struct config *cfg, char *buf)
  * page's title is the site's own or empty; else the caller frees.
  */
 static char *
-S_page_label(enum page_kind kind, const char *title, const char *site_title)
+S_page_label(const struct html *h, enum page_kind kind, const char *title, const char *site_title)
 {
-	const char *what = kind == PAGE_TEST ? "Practice test" : kind == PAGE_DECK ? "Flashcards" : NULL;
+	const char *what = kind == PAGE_TEST ? "test" : kind == PAGE_DECK ? "deck" : NULL;
 	int same = title == NULL || *title == '\0' || strcmp(title, site_title) == 0;
 
+	if (what && same)
+		return xstrdup(S_str(h, kind == PAGE_TEST ? "nav.test" : "nav.deck"));
 	if (what)
-		return same ? xstrdup(what) : xconcat(what, ": ", title, NULL);
+		return lang_format(h->site->lang, kind == PAGE_TEST ? "html.title-test" : "html.title-deck",
+		    "title", title, NULL);
 	return same ? NULL : xstrdup(title);
 }
 
@@ -453,7 +476,7 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 	tvars_text(v, "site-title", cfg->title);
 	tvars_text(v, "home", "index.html");
 	tvars_text(v, "title", title);
-	label = S_page_label(kind, title, cfg->title);
+	label = S_page_label(h, kind, title, cfg->title);
 	if (kind == PAGE_HOME || label == NULL)
 		tvars_text(v, "page-title", cfg->title);
 	else {
@@ -485,16 +508,16 @@ S_common(const struct html *h, enum page_kind kind, const char *page, const char
 		free(dir);
 	}
 	/* A lone test or deck is named for what it is; several, by their titles. */
-	S_nav_item(v, "index.html", "Home", kind == PAGE_HOME ? "page" : NULL);
+	S_nav_item(v, "index.html", S_str(h, "nav.home"), kind == PAGE_HOME ? "page" : NULL);
 	for (i = 0; i < h->site->ntests; i++)
 		S_nav_item(v, h->site->tests[i]->url, h->site->ntests == 1 ?
-		    "Practice test" : h->site->tests[i]->title, current == h->site->tests[i] ? "page" : NULL);
+		    S_str(h, "nav.test") : h->site->tests[i]->title, current == h->site->tests[i] ? "page" : NULL);
 	for (i = 0; i < h->site->ndecks; i++)
 		S_nav_item(v, h->site->decks[i]->url, h->site->ndecks == 1 ?
-		    "Flashcards" : h->site->decks[i]->title, current == h->site->decks[i] ? "page" : NULL);
+		    S_str(h, "nav.deck") : h->site->decks[i]->title, current == h->site->decks[i] ? "page" : NULL);
 	/* "Guide" opens the contents page; a chapter is a part of the guide, not its page. */
 	if (h->site->nchapters > 0)
-		S_nav_item(v, OUTPUT_GUIDE_CONTENTS, "Guide",
+		S_nav_item(v, OUTPUT_GUIDE_CONTENTS, S_str(h, "nav.guide"),
 		    kind == PAGE_GUIDE ? "page" : kind == PAGE_CHAPTER ? "true" : NULL);
 	return v;
 }
@@ -563,6 +586,16 @@ S_part_bytes(struct part *p, size_t *len)
 	return buf_detach(&p->b);
 }
 
+/* A page's eyebrow: key's line ("Practice test · {count}") with count filled. */
+static void
+S_eyebrow(const struct html *h, struct tvars *v, const char *key, const char *count)
+{
+	char *s = lang_format(h->site->lang, key, "count", count, NULL);
+
+	tvars_text(v, "eyebrow", s);
+	free(s);
+}
+
 /* ---- home -------------------------------------------------------------- */
 
 static int
@@ -602,14 +635,14 @@ S_home(struct html *h)
 		tvars_text(it, "title", t->title);
 		tvars_text(it, "slug", t->slug);
 		tvars_text(it, "description", t->description);
-		s = S_counts(t);
+		s = S_counts(h, t);
 		tvars_text(it, "counts", s);
 		free(s);
 		for (k = 0; k < t->ntopics; k++) {
 			struct tvars *tp = tvars_item(it, "topics");
 
 			tvars_text(tp, "title", t->topics[k]->title);
-			s = S_plural(t->topics[k]->nquestions, "question", "questions");
+			s = S_plural(h, "counts.questions", t->topics[k]->nquestions);
 			tvars_text(tp, "count", s);
 			free(s);
 		}
@@ -622,7 +655,7 @@ S_home(struct html *h)
 		tvars_text(it, "title", d->title);
 		tvars_text(it, "slug", d->slug);
 		tvars_text(it, "description", d->description);
-		s = S_plural(d->ncards, "card", "cards");
+		s = S_plural(h, "counts.cards", d->ncards);
 		tvars_text(it, "count", s);
 		free(s);
 		tvars_text(it, "cards", S_number(num, d->ncards));
@@ -673,28 +706,28 @@ S_option_inline(struct render *r, struct render_out *out, const struct option_no
 }
 
 static void
-S_question_meta(struct render_out *o, const struct question *q, int sample)
+S_question_meta(const struct html *h, struct render_out *o, const struct question *q, int sample)
 {
 	char *cls = xconcat("difficulty difficulty-", S_diff_name(q->difficulty), NULL);
 
 	render_out_open(o, "p", "question-meta");
 	render_out_open(o, "span", cls);
-	render_out_text(o, S_diff_name(q->difficulty));
+	render_out_text(o, S_diff_label(h, q->difficulty));
 	render_out_close(o);
 	free(cls);
 	if (q->multi || q->kind != ANSWER_CHOICE) {
-		static const char *const kinds[] = { "select all that apply", "type a number",
-			"type the answer", "type the output" };
+		static const char *const kinds[] = { "html.kind-multi", "html.kind-number",
+			"html.kind-text", "html.kind-output" };
 
 		render_out_text(o, " \xc2\xb7 ");
 		render_out_open(o, "span", "kind");
-		render_out_text(o, kinds[q->kind]);
+		render_out_text(o, S_str(h, kinds[q->kind]));
 		render_out_close(o);
 	}
 	if (sample) {
 		render_out_text(o, " \xc2\xb7 ");
 		render_out_open(o, "span", "sample-tag");
-		render_out_text(o, "sample");
+		render_out_text(o, S_str(h, "html.sample"));
 		render_out_close(o);
 	}
 	render_out_close(o);
@@ -718,13 +751,14 @@ S_kind_attr(const struct question *q)
 static void
 S_typed_prompt(const struct html *h, struct render_out *out, const struct question *q)
 {
-	struct buf b;
+	struct buf units;
 	size_t i, nunits = 0;
+	char *s = NULL;
+	int comma;
 
-	buf_init(&b);
+	buf_init(&units);
 	switch (q->kind) {
 	case ANSWER_NUMBER:
-		buf_puts(&b, "Type a number");
 		for (i = 0; i < q->noptions; i++) {
 			const struct quiz_option *o = &q->options[i];
 			size_t k;
@@ -736,28 +770,36 @@ S_typed_prompt(const struct html *h, struct render_out *out, const struct questi
 					break;
 			if (k < i)
 				continue;
-			buf_puts(&b, nunits++ ? " or " : " in ");
-			buf_puts(&b, o->unit);
+			if (nunits++ == 0)
+				buf_puts(&units, o->unit);
+			else {
+				char *list = lang_format(h->site->lang, "html.unit-or", "first", buf_str(&units),
+				    "next", o->unit, NULL);
+
+				buf_reset(&units);
+				buf_puts(&units, list);
+				free(list);
+			}
 		}
-		buf_puts(&b, ", like 0.25, .25 or 2.5e-1");
-		if (answer_decimal_comma(h->site->cfg.language))
-			buf_puts(&b, " (or with a comma: 0,25)");
-		buf_puts(&b, nunits ? "; the unit may be left out, but one typed must be the same." :
-		    ", without a unit.");
+		comma = answer_decimal_comma(h->site->cfg.language);
+		s = lang_format(h->site->lang, nunits ?
+		    (comma ? "html.number-prompt-unit-comma" : "html.number-prompt-unit") :
+		    (comma ? "html.number-prompt-comma" : "html.number-prompt"),
+		    "units", buf_str(&units), NULL);
 		break;
 	case ANSWER_TEXT:
-		buf_puts(&b, q->exact ? "Type the answer exactly: capitals and spaces count." :
-		    "Type the answer: capitals and extra spaces do not matter.");
+		s = xstrdup(S_str(h, q->exact ? "html.text-prompt-exact" : "html.text-prompt"));
 		break;
 	default:
-		buf_puts(&b, "Type what the program prints, one line per line; spaces at the end of a line do not matter.");
+		s = xstrdup(S_str(h, "html.output-prompt"));
 		break;
 	}
 	render_out_open(out, "p", "typed-prompt");
-	render_out_text(out, buf_str(&b));
+	render_out_text(out, s);
 	render_out_close(out);
 	render_out_nl(out);
-	buf_free(&b);
+	free(s);
+	buf_free(&units);
 }
 
 /* The answer as written after the `=`: a program's output as a block. */
@@ -796,7 +838,7 @@ S_typed_question(const struct html *h, struct render *r, struct render_out *out,
 	if (!sample) {
 		render_out_open(out, "details", "answer");
 		render_out_open(out, "summary", NULL);
-		render_out_text(out, "Reveal answer");
+		render_out_text(out, S_str(h, "html.reveal"));
 		render_out_close(out);
 		render_out_nl(out);
 	}
@@ -825,13 +867,15 @@ S_typed_question(const struct html *h, struct render *r, struct render_out *out,
 			render_out_attr(out, "aria-hidden", "true");
 			render_out_text(out, "\xe2\x9c\x93");    /* ✓ */
 			render_out_close(out);
-			render_out_text(out, naccepted++ ? " Also accepted:" : " Answer:");
+			render_out_text(out, " ");
+			render_out_text(out, S_str(h, naccepted++ ? "html.typed-also" : "html.typed-answer"));
 		} else {
 			render_out_open(out, "span", "mark");
 			render_out_attr(out, "aria-hidden", "true");
 			render_out_text(out, "\xe2\x9c\x97");    /* ✗ */
 			render_out_close(out);
-			render_out_text(out, " Wrong:");
+			render_out_text(out, " ");
+			render_out_text(out, S_str(h, "html.typed-wrong"));
 		}
 		render_out_close(out);
 		render_out_text(out, " ");
@@ -863,7 +907,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 	const struct question_nodes *qn = doc_tree_question(tree, q);
 	const char *id = embed_id ? embed_id : q->id;
 	char *prefix = xconcat(sample ? "sample-" : "", id, "-", NULL);
-	char *fn_label = embed_id ? xconcat("Footnotes to \xe2\x80\x9c", q->stem_text, "\xe2\x80\x9d", NULL) : NULL;
+	char *fn_label = embed_id ? lang_format(h->site->lang, "html.footnotes-to", "question", q->stem_text, NULL) : NULL;
 	struct render_opts ro = { .site = h->site, .doc = doc, .page_url = page, .id_prefix = prefix,
 		.footnotes_label = fn_label };
 	struct render *r = render_new(&ro);
@@ -895,7 +939,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 			render_out_attr(out, "data-sample", "true");
 	}
 	render_out_nl(out);
-	S_question_meta(out, q, sample);
+	S_question_meta(h, out, q, sample);
 	render_out_open(out, sample ? "h3" : embed_id ? "p" : "h4", "stem");
 	render_out_children(r, out, qn->heading);
 	render_out_close(out);
@@ -929,7 +973,7 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 			render_out_text(out, "\xe2\x9c\x93");    /* ✓ */
 			render_out_close(out);
 			render_out_open(out, "span", "visually-hidden");
-			render_out_text(out, "Correct answer:");
+			render_out_text(out, S_str(h, "html.correct-answer"));
 			render_out_close(out);
 			render_out_text(out, " ");
 		}
@@ -952,15 +996,18 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 		/* Both wordings, the style sheet showing the one for the state: right without script too. */
 		render_out_open(out, "summary", NULL);
 		render_out_open(out, "span", "when-closed");
-		render_out_text(out, "Reveal answer");
+		render_out_text(out, S_str(h, "html.reveal"));
 		render_out_close(out);
 		render_out_open(out, "span", "when-open");
-		render_out_text(out, "Hide answer");
+		render_out_text(out, S_str(h, "html.hide"));
 		render_out_close(out);
 		render_out_close(out);
 		render_out_nl(out);
 		render_out_open(out, "p", "answer-key");
-		render_out_text(out, ncorrect > 1 ? "Answers: " : "Answer: ");
+		s = S_plural(h, "html.answer-key", ncorrect);
+		render_out_text(out, s);
+		render_out_text(out, " ");
+		free(s);
 		co = (struct render_opts){ .site = h->site, .doc = doc, .page_url = page, .copy = 1 };
 		copy = render_new(&co);
 		for (i = 0, ncorrect = 0; i < q->noptions; i++) {
@@ -1105,12 +1152,11 @@ S_test(struct html *h, const struct test *t, size_t index)
 	struct piece lede_html;
 	size_t i, n, deflen;
 	double secs = 0;
-	char *s;
+	char *s, num[NUMBER_LEN];
 	int rc;
 
-	s = xasprintf("Practice test \xc2\xb7 %zu %s", t->nquestions,
-	    t->nquestions == 1 ? "question" : "questions");
-	tvars_text(v, "eyebrow", s);
+	s = S_plural(h, "counts.questions", t->nquestions);
+	S_eyebrow(h, v, "html.test-eyebrow", s);
 	free(s);
 	key = cache_key_str(S_doc_key(h, "test", t->index, page), t->description);
 	if (!S_cached(h, key, 1, &lede_html)) {
@@ -1122,7 +1168,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 		S_keep(h, key, 1, &lede_html);
 	}
 	tvars_html(v, "lede", lede_html.s, lede_html.len);
-	s = S_counts(t);
+	s = S_counts(h, t);
 	tvars_text(v, "counts", s);
 	free(s);
 
@@ -1150,7 +1196,8 @@ S_test(struct html *h, const struct test *t, size_t index)
 	s = xasprintf("%g", cfg->quiz.pass_mark);
 	tvars_text(v, "pass-mark", s);
 	free(s);
-	s = xasprintf("All topics (%zu)", t->nquestions);
+	snprintf(num, sizeof(num), "%zu", t->nquestions);
+	s = lang_format(h->site->lang, "html.all-topics", "n", num, NULL);
 	tvars_text(v, "all-topics", s);
 	free(s);
 	if (t->nquestions > 0)
@@ -1160,9 +1207,14 @@ S_test(struct html *h, const struct test *t, size_t index)
 	{
 		long min = (long)((double)deflen * secs / 60.0 + 0.5);
 
-		s = xasprintf("%zu in this pool \xc2\xb7 about %ld min", t->nquestions, min < 1 ? 1 : min);
+		char *pool = S_plural(h, "counts.in-pool", t->nquestions);
+		char *time = lang_plural(h->site->lang, "counts.minutes", min < 1 ? 1 : min, NULL);
+
+		s = xconcat(pool, " \xc2\xb7 ", time, NULL);
 		tvars_text(v, "estimate", s);
 		free(s);
+		free(pool);
+		free(time);
 	}
 	for (i = 0; i < t->ntopics; i++) {
 		const struct topic *tp = t->topics[i];
@@ -1183,7 +1235,7 @@ S_test(struct html *h, const struct test *t, size_t index)
 	}
 	n = samples.len;
 	tvars_html(v, "samples", buf_detach(&samples), n);
-	s = xasprintf("All %zu %s", t->nquestions, t->nquestions == 1 ? "question" : "questions");
+	s = S_plural(h, "counts.all-questions", t->nquestions);
 	tvars_text(v, "bank-title", s);
 	free(s);
 	n = bank.len;
@@ -1303,8 +1355,8 @@ S_deck(struct html *h, struct deck *d, size_t index)
 	char *s;
 	int rc;
 
-	s = xasprintf("Flashcards \xc2\xb7 %zu %s", d->ncards, d->ncards == 1 ? "card" : "cards");
-	tvars_text(v, "eyebrow", s);
+	s = S_plural(h, "counts.cards", d->ncards);
+	S_eyebrow(h, v, "html.deck-eyebrow", s);
 	free(s);
 	if (!S_cached(h, key, 3, p)) {
 		struct doc_tree *tree = doc_tree_open(d->doc);
@@ -1324,7 +1376,7 @@ S_deck(struct html *h, struct deck *d, size_t index)
 	tvars_html(v, "lede", p[0].s, p[0].len);
 	S_url_var(v, "pdf", d->pdf_url, NULL);
 	tvars_text(v, "deck-slug", d->slug);
-	s = xasprintf("All %zu %s in this deck", d->ncards, d->ncards == 1 ? "card" : "cards");
+	s = S_plural(h, "counts.all-cards", d->ncards);
 	tvars_text(v, "all-title", s);
 	free(s);
 	tvars_html(v, "cards", p[1].s, p[1].len);
@@ -1372,9 +1424,9 @@ S_xref_href(struct xref_href *xh, const char *target, const char *fragment)
 }
 
 static void
-S_xref_item(struct render_out *o, const struct xref *x, struct xref_href *xh)
+S_xref_item(const struct lang *l, struct render_out *o, const struct xref *x, struct xref_href *xh)
 {
-	char num[32];
+	char num[32], *s;
 
 	render_out_open(o, "li", NULL);
 	render_out_open(o, "a", NULL);
@@ -1393,15 +1445,17 @@ S_xref_item(struct render_out *o, const struct xref *x, struct xref_href *xh)
 	render_out_text(o, " ");
 	render_out_open(o, "span", "kind");
 	if (x->kind == XREF_QUESTION) {
-		buf_reset(&xh->b);
-		buf_put(&xh->b, "", 0);
-		buf_puts(&xh->b, "question \xc2\xb7 ");
-		buf_puts(&xh->b, S_diff_name(x->u.question->difficulty));
-		render_out_text(o, buf_str(&xh->b));
+		static const char *const keys[] = { "html.easy", "html.medium", "html.hard" };
+		enum difficulty d = x->u.question->difficulty;
+
+		s = lang_format(l, "html.xref-question", "difficulty",
+		    lang_get(l, keys[d == DIFF_EASY ? 0 : d == DIFF_HARD ? 2 : 1]), NULL);
 	} else {
-		snprintf(num, sizeof(num), "card %d", x->u.card->number);
-		render_out_text(o, num);
+		snprintf(num, sizeof(num), "%d", x->u.card->number);
+		s = lang_format(l, "html.xref-card", "n", num, NULL);
 	}
+	render_out_text(o, s);
+	free(s);
 	render_out_close(o);
 	render_out_close(o);
 	render_out_nl(o);
@@ -1409,7 +1463,8 @@ S_xref_item(struct render_out *o, const struct xref *x, struct xref_href *xh)
 
 /* "Practise this" after a section that questions or cards link to. */
 static void
-S_practise(struct render_out *o, const struct xref_list *xl, const char *about, const char *page)
+S_practise(const struct lang *l, struct render_out *o, const struct xref_list *xl, const char *about,
+    const char *page)
 {
 	struct xref_href xh = { page, NULL, NULL, { 0 } };
 	char *label;
@@ -1418,19 +1473,19 @@ S_practise(struct render_out *o, const struct xref_list *xl, const char *about, 
 	if (xl->len == 0)
 		return;
 	render_out_open(o, "aside", "practise");
-	label = xconcat("Practise this: ", about, NULL);
+	label = lang_format(l, "html.practise-about", "section", about, NULL);
 	render_out_attr(o, "aria-label", label);
 	free(label);
 	render_out_nl(o);
 	render_out_open(o, "h3", "practise-title");
-	render_out_text(o, "Practise this");
+	render_out_text(o, lang_get(l, "html.practise"));
 	render_out_close(o);
 	render_out_nl(o);
 	render_out_open(o, "ul", NULL);
 	render_out_nl(o);
 	buf_init(&xh.b);
 	for (i = 0; i < xl->len; i++)
-		S_xref_item(o, &xl->v[i], &xh);
+		S_xref_item(l, o, &xl->v[i], &xh);
 	buf_free(&xh.b);
 	free(xh.rel);
 	render_out_close(o);
@@ -1448,12 +1503,12 @@ struct outline {
 
 /* The "Practise this" list of sec (NULL: of the chapter) where the body has got to. */
 static void
-S_practise_at(struct render_out *o, const struct chapter *c, const struct section *sec)
+S_practise_at(const struct lang *l, struct render_out *o, const struct chapter *c, const struct section *sec)
 {
 	if (sec)
-		S_practise(o, &sec->backlinks, sec->title, c->url);
+		S_practise(l, o, &sec->backlinks, sec->title, c->url);
 	else
-		S_practise(o, &c->backlinks, c->title, c->url);
+		S_practise(l, o, &c->backlinks, c->title, c->url);
 }
 
 /*
@@ -1462,8 +1517,8 @@ S_practise_at(struct render_out *o, const struct chapter *c, const struct sectio
  * heading. A loop, not recursion: quotes may nest thousands deep.
  */
 static void
-S_practise_nested(struct render_out *out, const struct chapter *c, const struct doc_tree *tree,
-    cmark_node *b)
+S_practise_nested(const struct lang *l, struct render_out *out, const struct chapter *c,
+    const struct doc_tree *tree, cmark_node *b)
 {
 	cmark_node *n = cmark_node_first_child(b), *down;
 	const struct section *sec;
@@ -1473,7 +1528,7 @@ S_practise_nested(struct render_out *out, const struct chapter *c, const struct 
 	while (n != NULL) {
 		if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
 			if ((sec = doc_tree_section_at(tree, n)) != NULL)
-				S_practise_at(out, c, sec);
+				S_practise_at(l, out, c, sec);
 		} else if ((down = cmark_node_first_child(n)) != NULL && md_is_block(down)) {
 			n = down;
 			continue;
@@ -1570,7 +1625,7 @@ S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_t
 
 			while (nopen > 0 && open[nopen - 1]->level >= level) {
 				nopen--;
-				S_practise_at(out, c, open[nopen]);
+				S_practise_at(h->site->lang, out, c, open[nopen]);
 			}
 			sec = doc_tree_section_at(tree, b);
 			/* A leading # heading is the chapter's title: the template shows it. */
@@ -1598,13 +1653,13 @@ S_chapter_body(const struct html *h, const struct chapter *c, const struct doc_t
 		render_out_blocks(r, out, b, b);
 		/* Headings nested in a block (a quote, a list): their practice goes after it. */
 		if (cmark_node_get_type(b) != CMARK_NODE_FOOTNOTE_DEFINITION)
-			S_practise_nested(out, c, tree, b);
+			S_practise_nested(h->site->lang, out, c, tree, b);
 	}
 	while (nopen > 0) {
 		nopen--;
-		S_practise_at(out, c, open[nopen]);
+		S_practise_at(h->site->lang, out, c, open[nopen]);
 	}
-	S_practise_at(out, c, NULL);
+	S_practise_at(h->site->lang, out, c, NULL);
 	render_out_footnotes(r, out);
 	render_free(r);
 	free(emb.v);
@@ -1711,8 +1766,8 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 	char *s, num[NUMBER_LEN], of[NUMBER_LEN];
 	int rc;
 
-	s = xconcat("Guide \xc2\xb7 Chapter ", S_number(num, index + 1), " of ",
-	    S_number(of, h->site->nchapters), NULL);
+	s = lang_format(h->site->lang, "html.chapter-eyebrow", "n", S_number(num, index + 1),
+	    "total", S_number(of, h->site->nchapters), NULL);
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	tvars_text(v, "lede", description);
@@ -1732,7 +1787,7 @@ S_chapter(struct html *h, struct chapter *c, size_t index)
 		p[1].s = S_outline_bytes(&ol, &p[1].len);
 		free(ol.toc);
 		buf_init(&b);
-		search_chapter(&b, c, tree);
+		search_chapter(&b, c, tree, S_str(h, "search-index.guide"));
 		p[2] = S_piece_of(&b);
 		doc_tree_close(tree);
 		S_keep(h, key, 3, p);
@@ -1777,8 +1832,8 @@ S_guide(struct html *h)
 
 	if (site->nchapters == 0)
 		return 0;
-	v = S_common(h, PAGE_GUIDE, OUTPUT_GUIDE_CONTENTS, "Guide", NULL, NULL);
-	s = S_plural(site->nchapters, "chapter", "chapters");
+	v = S_common(h, PAGE_GUIDE, OUTPUT_GUIDE_CONTENTS, S_str(h, "nav.guide"), NULL, NULL);
+	s = S_plural(h, "counts.chapters", site->nchapters);
 	tvars_text(v, "eyebrow", s);
 	free(s);
 	for (i = 0; i < site->nchapters; i++) {
@@ -1809,7 +1864,7 @@ S_guide(struct html *h)
 static int
 S_not_found(struct html *h)
 {
-	struct tvars *v = S_common(h, PAGE_404, "404.html", "Page not found", NULL, NULL);
+	struct tvars *v = S_common(h, PAGE_404, "404.html", S_str(h, "html.not-found-title"), NULL, NULL);
 	int rc = S_write_page(h, THEME_NOT_FOUND, v, "404.html");
 
 	tvars_free(v);
@@ -1823,7 +1878,7 @@ S_not_found(struct html *h)
 static int
 S_offline_page(struct html *h)
 {
-	struct tvars *v = S_common(h, PAGE_OFFLINE, OUTPUT_OFFLINE_PAGE, "You are offline", NULL, NULL);
+	struct tvars *v = S_common(h, PAGE_OFFLINE, OUTPUT_OFFLINE_PAGE, S_str(h, "offline.title"), NULL, NULL);
 	int rc = S_write_page(h, THEME_NOT_FOUND, v, OUTPUT_OFFLINE_PAGE);
 
 	tvars_free(v);
@@ -2437,6 +2492,15 @@ html_build(const struct site *site, const char *outdir, int nthreads,
 	if (hs == NULL)
 		return -1;
 	hs->h.cache = outdir ? cache : NULL;
+	if (hs->h.cache) {
+		size_t i;
+
+		/* A string changed in site.toml's [strings] changes what the pieces say. */
+		hs->h.strings_key = cache_key_str(HASH_FNV_SEED, lang_tag(site->lang));
+		for (i = 0; i < lang_count(site->lang); i++)
+			hs->h.strings_key = cache_key_str(cache_key_str(hs->h.strings_key,
+			    lang_key(site->lang, i)), lang_value(site->lang, i));
+	}
 	hs->h.offline = offline;
 	rc = outdir ? S_site_write(hs, outdir, nthreads, stop, dl) : 0;
 	S_site_close(hs);

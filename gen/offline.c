@@ -14,6 +14,7 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "lang.h"
 #include "outputs.h"
 #include "util.h"
 
@@ -208,6 +209,8 @@ S_manifest(const struct site *site, const char *outdir, const struct colour *acc
 	}
 	buf_puts(&b, ",\n  \"lang\": ");
 	buf_put_json_string(&b, cfg->language && *cfg->language ? cfg->language : "en");
+	if (lang_rtl(site->lang))
+		buf_puts(&b, ",\n  \"dir\": \"rtl\"");
 	/* Relative to the manifest: the site may be hosted under any path. */
 	buf_puts(&b, ",\n  \"id\": \"./\",\n  \"start_url\": \"./index.html\",\n  \"scope\": \"./\",\n"
 	    "  \"display\": \"standalone\",\n");

@@ -9,6 +9,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <glib.h>
 
+#include "lang.h"
 #include "links.h"
 #include "util.h"
 
@@ -34,26 +35,26 @@ S_para(struct flow *f, const char *markup, const struct flow_link *links, size_t
 
 /* What is asked, where it is not one option of several. */
 static const char *
-S_kind_hint(const struct question *q)
+S_kind_hint(const struct lang *l, const struct question *q)
 {
 	switch (q->kind) {
 	case ANSWER_NUMBER:
-		return "Write a number.";
+		return lang_get(l, "handout.number");
 	case ANSWER_OUTPUT:
-		return "Write what it prints.";
+		return lang_get(l, "handout.output");
 	case ANSWER_TEXT:
-		return "Write your answer.";
+		return lang_get(l, "handout.text");
 	default:
-		return q->multi ? "Select all that apply." : NULL;
+		return q->multi ? lang_get(l, "handout.multi") : NULL;
 	}
 }
 
 void
-paper_question(struct flow *f, const struct question *q, const struct question_nodes *qn,
-    const char *marker, double indent, const struct paper_text *tx)
+paper_question(const struct lang *l, struct flow *f, const struct question *q,
+    const struct question_nodes *qn, const char *marker, double indent, const struct paper_text *tx)
 {
 	const struct flow_link *links = NULL;
-	const char *hint = S_kind_hint(q);
+	const char *hint = S_kind_hint(l, q);
 	char letter[8], *m;
 	size_t nlinks = 0, i;
 
@@ -67,7 +68,10 @@ paper_question(struct flow *f, const struct question *q, const struct question_n
 	if (qn && qn->stem.first)
 		tx->blocks(tx->ctx, qn->stem.first, qn->stem.last, FLOW_BODY, indent, 1);
 	if (hint) {
-		m = xasprintf("<i>%s</i>", hint);
+		char *e = g_markup_escape_text(hint, -1);
+
+		m = xasprintf("<i>%s</i>", e);
+		g_free(e);
 		S_para(f, m, NULL, 0, FLOW_OPTION, indent, NULL, 1, 1);
 		free(m);
 	}
@@ -87,9 +91,30 @@ paper_question(struct flow *f, const struct question *q, const struct question_n
 	}
 }
 
-/* "B, D" or the accepted typed answers, as markup. */
+/*
+ * Appends key's string ("{first} or {next}") as markup, with first and
+ * next, markup already, in its placeholders.
+ */
+static void
+S_join_markup(struct buf *b, const struct lang *l, const char *key, const char *first, const char *next)
+{
+	char *s = lang_format(l, key, "first", "\x01", "next", "\x02", NULL);
+	char *e = g_markup_escape_text(s, -1), *p;
+
+	for (p = e; *p; p++)
+		if (*p == '\x01')
+			buf_puts(b, first);
+		else if (*p == '\x02')
+			buf_puts(b, next);
+		else
+			buf_putc(b, *p);
+	g_free(e);
+	free(s);
+}
+
+/* "B, D" or the accepted typed answers (joined as l joins them), as markup. */
 static char *
-S_answer_markup(const struct question *q)
+S_answer_markup(const struct lang *l, const struct question *q)
 {
 	struct buf b;
 	size_t i;
@@ -99,16 +124,27 @@ S_answer_markup(const struct question *q)
 	buf_puts(&b, "");
 	for (i = 0; i < q->noptions; i++) {
 		const struct quiz_option *o = &q->options[i];
-		char *e;
 
 		if (!o->correct)
 			continue;
 		if (q->kind == ANSWER_CHOICE) {
 			buf_printf(&b, "%s%c", first ? "" : ", ", (int)('A' + (i % 26)));
 		} else {
-			e = g_markup_escape_text(o->answer ? o->answer : "", -1);
-			buf_printf(&b, q->kind == ANSWER_OUTPUT ? "%s<tt>%s</tt>" : "%s%s", first ? "" : " or ", e);
-			g_free(e);
+			char *a = g_markup_escape_text(o->answer ? o->answer : "", -1);
+			char *one = q->kind == ANSWER_OUTPUT ? xasprintf("<tt>%s</tt>", a) : xstrdup(a);
+
+			if (first)
+				buf_puts(&b, one);
+			else {
+				/* The list so far and the next answer, as the language joins them; both markup already. */
+				char *so_far = buf_detach(&b);
+
+				buf_init(&b);
+				S_join_markup(&b, l, "handout.typed-or", so_far, one);
+				free(so_far);
+			}
+			free(one);
+			g_free(a);
 		}
 		first = 0;
 	}
@@ -116,10 +152,11 @@ S_answer_markup(const struct question *q)
 }
 
 void
-paper_answer(struct flow *f, const struct question *q, const struct question_nodes *qn,
-    const char *marker, const char *label, double indent, const struct paper_text *tx)
+paper_answer(const struct lang *l, struct flow *f, const struct question *q,
+    const struct question_nodes *qn, const char *marker, const char *label, double indent,
+    const struct paper_text *tx)
 {
-	char *ans = S_answer_markup(q), *m;
+	char *ans = S_answer_markup(l, q), *m;
 
 	m = label ? xasprintf("<b>%s</b> <b>%s</b>", label, ans) : xasprintf("<b>%s</b>", ans);
 	S_para(f, m, NULL, 0, FLOW_KEY, indent, marker, 0, 1);

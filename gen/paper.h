@@ -36,19 +36,21 @@ struct paper_text {
  * Question q (its nodes qn, or NULL: its stem as plain text) as a test
  * sets it: the stem in the question role with marker (or NULL) in the
  * indent of indent em, its further blocks, a hint for what is asked
- * other than one choice, then the options lettered A, B ... (2 em
+ * other than one choice (in l's words), then the options lettered A, B ... (2 em
  * further in) or a box to write the answer in. Kept on one page where it
  * fits.
  */
-void paper_question(struct flow *f, const struct question *q, const struct question_nodes *qn,
-    const char *marker, double indent, const struct paper_text *tx);
+struct lang;
+void paper_question(const struct lang *l, struct flow *f, const struct question *q,
+    const struct question_nodes *qn, const char *marker, double indent, const struct paper_text *tx);
 /*
  * q's answer in the key role, in bold after label (markup, or NULL)
  * with marker (or NULL) in the indent: the letters of the right options
  * ("B, D") or the accepted typed answers; then its explanation.
  */
-void paper_answer(struct flow *f, const struct question *q, const struct question_nodes *qn,
-    const char *marker, const char *label, double indent, const struct paper_text *tx);
+void paper_answer(const struct lang *l, struct flow *f, const struct question *q,
+    const struct question_nodes *qn, const char *marker, const char *label, double indent,
+    const struct paper_text *tx);
 
 /* A GFM table node into the flow, its cells' markup (and links) from tx. */
 void paper_table(struct flow *f, cmark_node *table, double indent, const struct paper_text *tx);

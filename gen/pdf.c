@@ -38,6 +38,7 @@
 #include "flow.h"
 #include "image.h"
 #include "impose.h"
+#include "lang.h"
 #include "links.h"
 #include "markdown.h"
 #include "pool.h"
@@ -1109,7 +1110,7 @@ S_outline(struct writer *w, const struct card *c, size_t page, struct impose_rec
 static void
 S_empty_page(struct writer *w)
 {
-	PangoLayout *l = S_layout(w, "This deck has no cards yet.", 1);
+	PangoLayout *l = S_layout(w, lang_get(w->site->lang, "print.no-cards"), 1);
 
 	cardtext_set_font(l, w->font, 11, PANGO_WEIGHT_NORMAL);
 	cairo_set_source_rgb(w->cr, 0, 0, 0);
@@ -1409,7 +1410,7 @@ pdf_write_deck(const struct site *site, const struct deck *deck,
 	w.tree = tree;
 	w.progress = w.ncards >= PROGRESS_MIN_CARDS && isatty(STDERR_FILENO);
 	subject = deck->description && *deck->description ? xstrdup(deck->description)
-	    : xasprintf("%zu flashcards", w.ncards);
+	    : lang_plural(site->lang, "print.subject", (long)w.ncards, NULL);
 	rc = S_open(&w, path, deck->title ? deck->title : deck->slug, subject);
 	free(subject);
 	if (rc == 0) {

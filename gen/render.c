@@ -25,6 +25,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "cloze.h"
+#include "lang.h"
 #include "links.h"
 #include "markdown.h"
 #include "theme.h"
@@ -353,6 +354,13 @@ S_open(struct render *r, const char *name, const char *cls)
 	render_out_open(r->out, name, cls);
 }
 
+/* The learner's string for key, in the site's language (lang.h). */
+static const char *
+S_str(const struct render *r, const char *key)
+{
+	return lang_get(r->o.site->lang, key);
+}
+
 static void
 S_attr(struct render *r, const char *name, const char *value)
 {
@@ -529,9 +537,9 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		S_attr(r, "disabled", "");
 		if (cmark_gfm_extensions_get_tasklist_item_checked(node)) {
 			S_attr(r, "checked", "");
-			S_attr(r, "aria-label", "Done");
+			S_attr(r, "aria-label", S_str(r, "render.done"));
 		} else
-			S_attr(r, "aria-label", "Not done");
+			S_attr(r, "aria-label", S_str(r, "render.not-done"));
 		S_close(r);
 		S_text(r, " ");
 		return 1;
@@ -758,7 +766,7 @@ S_exit(struct render *r, cmark_node *node, const struct frame *fr)
 		S_text(r, " ");
 		S_open(r, "a", "anchor");
 		S_attr(r, "href", r->scratch.data);
-		S_attr(r, "aria-label", "Link to this section");
+		S_attr(r, "aria-label", S_str(r, "render.section-link"));
 		S_text(r, "#");
 		S_close(r);
 	}
@@ -838,14 +846,15 @@ S_render(struct render *r, cmark_node *root)
 static void
 S_backref(struct render *r, int num)
 {
-	char *s;
+	char *s, n[24];
 
 	S_text(r, " ");
 	S_open(r, "a", "footnote-backref");
 	s = xasprintf("#fnref-%s%d", r->o.id_prefix, num);
 	S_attr(r, "href", s);
 	free(s);
-	s = xasprintf("Back to reference %d", num);
+	snprintf(n, sizeof(n), "%d", num);
+	s = lang_format(r->o.site->lang, "render.back-to-reference", "n", n, NULL);
 	S_attr(r, "aria-label", s);
 	free(s);
 	S_text(r, "\xe2\x86\xa9");   /* ↩ */
@@ -928,7 +937,7 @@ render_out_footnotes(struct render *r, struct render_out *o)
 	r->out = o;
 	buf_init(&body);
 	S_open(r, "section", "footnotes");
-	S_attr(r, "aria-label", r->o.footnotes_label ? r->o.footnotes_label : "Footnotes");
+	S_attr(r, "aria-label", r->o.footnotes_label ? r->o.footnotes_label : S_str(r, "render.footnotes"));
 	S_nl(r);
 	S_open(r, "ol", NULL);
 	S_nl(r);

@@ -91,7 +91,7 @@ S_is_prose(cmark_node *n)
  * sections, each with the text of the top-level blocks after its heading.
  */
 void
-search_chapter(struct buf *b, const struct chapter *c, const struct doc_tree *t)
+search_chapter(struct buf *b, const struct chapter *c, const struct doc_tree *t, const char *guide)
 {
 	struct buf *ex = xcalloc(c->nsections + 1, sizeof(*ex));
 	struct buf *cur = &ex[c->nsections];
@@ -116,7 +116,7 @@ search_chapter(struct buf *b, const struct chapter *c, const struct doc_tree *t)
 		} else if (cur && !full && S_is_prose(n))
 			full = S_excerpt_add(cur, n);
 	}
-	S_entry(b, "chapter", c->title, "Guide", NULL, c->url, NULL, buf_str(&ex[c->nsections]));
+	S_entry(b, "chapter", c->title, guide, NULL, c->url, NULL, buf_str(&ex[c->nsections]));
 	buf_free(&ex[c->nsections]);
 	for (i = 0; i < c->nsections; i++) {
 		const struct section *s = c->sections[i];

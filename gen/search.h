@@ -18,7 +18,8 @@
  * search_chapter for every chapter, search_questions for every test and
  * search_deck for every deck, in the site's order, then search_end. Each
  * entry is {"kind": "chapter" | "section" | "question" | "card",
- * "title", "where" (list: "Guide"; chapter; test and topic; deck),
+ * "title", "where" (list: guide, what the site's language calls the
+ * guide; chapter; test and topic; deck),
  * "url" (relative to out/, with the #id but for a chapter), "text" (a
  * short excerpt, maybe empty)}. A chapter's and a deck's entries are
  * made apart, from the tree the page that renders them holds open (t,
@@ -26,7 +27,7 @@
  * page's other pieces.
  */
 void search_begin(struct buf *b);
-void search_chapter(struct buf *b, const struct chapter *c, const struct doc_tree *t);
+void search_chapter(struct buf *b, const struct chapter *c, const struct doc_tree *t, const char *guide);
 void search_questions(struct buf *b, const struct test *t);
 void search_deck(struct buf *b, const struct deck *d, const struct doc_tree *t);
 void search_end(struct buf *b);

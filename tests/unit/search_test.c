@@ -23,7 +23,7 @@ S_index(const struct site *site, struct buf *b)
 	search_begin(b);
 	for (i = 0; i < site->nchapters; i++) {
 		t = doc_tree_open(site->chapters[i]->doc);
-		search_chapter(b, site->chapters[i], t);
+		search_chapter(b, site->chapters[i], t, "Guide");
 		doc_tree_close(t);
 	}
 	for (i = 0; i < site->ntests; i++)
