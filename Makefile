@@ -68,8 +68,10 @@ build/unit/%: tests/unit/%.c $(LIB_OBJS) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(PKG_LIBS)
 
+# The sanitizer's unit tests sit a folder deeper: quizdeck's strings are found beside them (install_dirs).
 build/asan/unit/%: tests/unit/%.c $(ASAN_OBJS) $(HDRS)
 	@mkdir -p $(@D)
+	@ln -sfn ../../i18n build/asan/i18n
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $< $(ASAN_OBJS) $(PKG_LIBS)
 
 build/asan/quizdeck: $(ASAN_OBJS) gen/main.c

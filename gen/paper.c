@@ -91,6 +91,10 @@ paper_question(const struct lang *l, struct flow *f, const struct question *q,
 	}
 }
 
+/* Two private-use characters, which escaping leaves alone, hold the places of first and next. */
+#define JOIN_FIRST "\xee\x80\x90"
+#define JOIN_NEXT "\xee\x80\x91"
+
 /*
  * Appends key's string ("{first} or {next}") as markup, with first and
  * next, markup already, in its placeholders.
@@ -98,16 +102,22 @@ paper_question(const struct lang *l, struct flow *f, const struct question *q,
 static void
 S_join_markup(struct buf *b, const struct lang *l, const char *key, const char *first, const char *next)
 {
-	char *s = lang_format(l, key, "first", "\x01", "next", "\x02", NULL);
+	char *s = lang_format(l, key, "first", JOIN_FIRST, "next", JOIN_NEXT, NULL);
 	char *e = g_markup_escape_text(s, -1), *p;
 
-	for (p = e; *p; p++)
-		if (*p == '\x01')
-			buf_puts(b, first);
-		else if (*p == '\x02')
-			buf_puts(b, next);
-		else
-			buf_putc(b, *p);
+	for (p = e; *p; ) {
+		size_t run = strcspn(p, "\xee");
+
+		buf_put(b, p, run);
+		p += run;
+		if (*p == '\0')
+			break;
+		if (strncmp(p, JOIN_FIRST, 3) == 0 || strncmp(p, JOIN_NEXT, 3) == 0) {
+			buf_puts(b, p[2] == JOIN_FIRST[2] ? first : next);
+			p += 3;
+		} else
+			buf_putc(b, *p++);
+	}
 	g_free(e);
 	free(s);
 }
