@@ -921,7 +921,8 @@ S_book(const struct site *site, const struct print_config *pc, const char *hyphe
 	bk.dl = dl;
 	S_style(pc, &st);
 	/* A serif for running text, as books set it; the print font after it for what it lacks. */
-	font = xasprintf("Noto Serif,%s,serif", pc->font && *pc->font ? pc->font : "Noto Sans");
+	/* Arabic in a face made to sit beside a serif, before fontconfig's own choice. */
+	font = xasprintf("Noto Serif,%s,Noto Naskh Arabic,serif", pc->font && *pc->font ? pc->font : "Noto Sans");
 	st.font = font;
 	st.lang = site->cfg.language;
 	if (site->cfg.language && *site->cfg.language) {

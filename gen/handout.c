@@ -298,7 +298,8 @@ S_style(const struct print_config *pc, struct flow_style *st, char **font)
 	st->margin_top = 18 * mm;
 	st->margin_bottom = 20 * mm;
 	st->mono = CARDTEXT_MONO_FAMILY;
-	*font = xstrdup(pc->font && *pc->font ? pc->font : "Noto Sans");
+	/* Arabic in the sans's own companion, before fontconfig's own choice. */
+	*font = xasprintf("%s,Noto Sans Arabic", pc->font && *pc->font ? pc->font : "Noto Sans");
 	st->font = *font;
 }
 
