@@ -185,11 +185,21 @@ $Q print -q -C "$tmp/pics" -o "$tmp/only" basics
 [ ! -e "$tmp/only/print/guide.pdf" ] && ok "print DECK writes no book" || fail "print DECK writes no book" "it did"
 
 # Warnings: no dictionary for the language; a picture the book cannot draw.
+# (The site's own strings for zz, so that the language itself is no warning.)
+mkdir -p "$site/i18n" && printf '[language]\nname = "Zz"\n' >"$site/i18n/zz.toml"
 sed 's/^language = "en"/language = "zz"/' "$site/site.toml" >"$tmp/zz.toml" && cp "$tmp/zz.toml" "$site/site.toml"
 $Q check -C "$site" >/dev/null 2>"$tmp/err"
 # (An unknown language's strings are English, with a warning of their own: lang.h.)
 check "no dictionary for the language is a warning that names the package" "$(grep hyphenation "$tmp/err")" \
 	"$site/site.toml: warning: no hyphenation dictionary for language \"zz\" in /usr/share/hyphen: the book is set without hyphenation; install Debian's hyphen-zz package (apt-cache search hyphen-)"
+# A language written without hyphens (Arabic, Hebrew, Chinese...) misses no dictionary.
+for l in ar he zh-TW; do
+	mkdir -p "$site/i18n" && printf '[language]\nname = "%s"\n' "$l" >"$site/i18n/$l.toml"
+	sed "s/^language = \"en\"/language = \"$l\"/" tests/fixtures/book/site.toml >"$site/site.toml"
+	$Q check -C "$site" >/dev/null 2>"$tmp/err"
+	check "$l is set without hyphens and without a warning" "$(cat "$tmp/err")" ""
+done
+rm -rf "$site/i18n"
 cp tests/fixtures/book/site.toml "$site/site.toml"
 echo "not a picture" >"$site/content/guide/pic.png"
 $Q check -C "$site" >/dev/null 2>"$tmp/err"
