@@ -223,6 +223,11 @@ after_edit "a deck's description" rebuilt content/cards/distributed-training.md 
 	's.replace("Cards on splitting", "Cards about splitting", 1)'
 after_edit "site.toml's title, on every page" rebuilt site.toml \
 	's.replace("title = \"", "title = \"My ", 1)'
+# The pieces serve keeps say the learner's strings: a change of wording or language redoes them.
+after_edit "a string of site.toml's [strings], in every question" rebuilt site.toml \
+	's + "\n[strings]\n\"html.reveal\" = \"Show me\"\n"'
+after_edit "site.toml's language" rebuilt site.toml \
+	's.replace("language = \"en\"", "language = \"de\"", 1)'
 # A chapter not parsed again (its file unchanged) still says what it said.
 after_shell "a chapter with a warning" rebuilt \
 	'printf "+++\ntitle = \"Warned\"\n+++\n\n## Part {#part .wide}\n\nText.\n" >content/guide/warned.md'
