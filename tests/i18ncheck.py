@@ -107,6 +107,9 @@ def named(repo, sections):
     found = {}
     literal = re.compile(r'"([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)"')
     for path in sorted(glob.glob(os.path.join(repo, "gen", "*.c"))):
+        # config.c names site.toml's own tables ("quiz.seconds"), never a string.
+        if os.path.basename(path) == "config.c":
+            continue
         with open(path, encoding="utf-8") as f:
             for m in literal.finditer(f.read()):
                 key = m.group(1)
@@ -118,19 +121,30 @@ def named(repo, sections):
         with open(path, encoding="utf-8") as f:
             for m in attr.finditer(f.read()):
                 found.setdefault(m.group(1), []).append(os.path.relpath(path, repo))
-    call = re.compile(r'\.(?:t|plural)\(\s*"([^"]+)"')
+    # A script names a key as a quoted literal, often in a choice (I.t(x ? "a.b" : "a.c")),
+    # or the start of one it completes ("search.kind." + kind, "quiz.level-" + level).
+    quoted = re.compile(r'"([a-z][a-z0-9-]*(?:\.[a-z0-9-]*)+)"' + "|'([a-z][a-z0-9-]*(?:\\.[a-z0-9-]*)+)'")
     for path in sorted(glob.glob(os.path.join(repo, "themes", "*", "assets", "*.js"))):
         with open(path, encoding="utf-8") as f:
-            for m in call.finditer(f.read()):
-                found.setdefault(m.group(1), []).append(os.path.relpath(path, repo))
+            for m in quoted.finditer(f.read()):
+                key = m.group(1) or m.group(2)
+                if key.split(".")[0] in sections and not re.search(r"\.(js|html|css|toml|pdf|png|json|xml|webmanifest)$", key):
+                    found.setdefault(key, []).append(os.path.relpath(path, repo))
     return found
 
 
 def usage(repo, en_s, en_c):
     sections = {k.split(".")[0] for k in list(en_s) + list(en_c)}
     found = named(repo, sections)
+    # A key ending in "." or "-" is the start of keys a script completes.
+    prefixes = [k for k in found if k.endswith(".") or k.endswith("-")]
+    for p in prefixes:
+        for k in list(en_s) + list(en_c):
+            if k.startswith(p):
+                found.setdefault(k, []).extend(found[p])
     unknown = ["%s (%s)" % (k, ", ".join(sorted(set(w)))) for k, w in sorted(found.items())
-               if k not in en_s and k not in en_c]
+               if k not in en_s and k not in en_c and not (k[-1] in ".-" and any(
+                   e.startswith(k) for e in list(en_s) + list(en_c)))]
     check("every key the code names is in en.toml", unknown)
     unused = sorted(k for k in list(en_s) + list(en_c) if k not in found and k not in COMPUTED)
     check("every key of en.toml is named somewhere", unused)

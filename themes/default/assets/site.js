@@ -41,7 +41,8 @@
 		var a = document.createElement("a");
 		a.href = back.url + "#resume";
 		var of = typeof back.total === "number", inTest = typeof back.title === "string" && back.title !== "";
-		a.textContent = I.t("guide.back-to-question" + (of ? "-of" : "") + (inTest ? "-in" : ""),
+		a.textContent = I.t(of ? (inTest ? "guide.back-to-question-of-in" : "guide.back-to-question-of") :
+			(inTest ? "guide.back-to-question-in" : "guide.back-to-question"),
 			{ n: I.num(back.question), total: of ? I.num(back.total) : "", title: back.title });
 		p.appendChild(a);
 		main.insertBefore(p, main.firstChild);
