@@ -294,6 +294,23 @@ S_tight_paragraph(cmark_node *p)
 	return list && cmark_node_get_list_tight(list);
 }
 
+/*
+ * 1 for a chapter's paragraph that holds one picture and nothing else:
+ * a figure, drawn in a block that scrolls sideways when the picture is
+ * wider than the page and linked to the picture to open it full size.
+ * A picture among words stays inline, unlinked.
+ */
+static int
+S_figure(const struct render *r, cmark_node *p)
+{
+	cmark_node *only = cmark_node_first_child(p);
+
+	return r->o.chapter_tree != NULL && r->o.url == NULL &&
+	    cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH &&
+	    only != NULL && cmark_node_next(only) == NULL &&
+	    cmark_node_get_type(only) == CMARK_NODE_IMAGE;
+}
+
 /* The code block's language, reduced to [A-Za-z0-9_+-]; "" if none. */
 static char *
 S_language(const char *info)
@@ -546,7 +563,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 	case CMARK_NODE_PARAGRAPH:
 		if (S_tight_paragraph(node))
 			return 0;
-		S_open(r, "p", NULL);
+		S_open(r, "p", S_figure(r, node) ? "figure" : NULL);
 		return 1;
 	case CMARK_NODE_HEADING: {
 		int level = cmark_node_get_heading_level(node);
@@ -637,12 +654,20 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		if (s == NULL)
 			S_text(r, alt);     /* an image that must not load: its words stay */
 		else {
+			int figure = S_figure(r, cmark_node_parent(node));
+
+			if (figure) {
+				S_open(r, "a", "figure-link");
+				S_attr(r, "href", s);
+			}
 			S_open(r, "img", NULL);
 			S_attr(r, "src", s);
 			S_attr(r, "alt", alt ? alt : "");
 			if (title && *title)
 				S_attr(r, "title", title);
 			S_close(r);
+			if (figure)
+				S_close(r);
 		}
 		free(s);
 		free(alt);

@@ -10,6 +10,8 @@
  * asking; and holds the single-key shortcuts switch, the settings
  * record's singleKeys, shared with the other scripts.
  *
+ * On a chapter, a figure's link opens its picture in a full-screen view.
+ *
  * On a guide page (a chapter or the contents) opened from a question of a test in progress (quiz.js
  * leaves sessionStorage["quizdeck:v2:<site>:return"] for this tab), it
  * offers "Back to question N" at the top of the page: a link to the test
@@ -48,8 +50,73 @@
 		main.insertBefore(p, main.firstChild);
 	}
 
+	/*
+	 * A guide page's figures (render.c writes p.figure > a.figure-link >
+	 * img): the link opens the picture in a full-screen view instead of
+	 * leaving the page, closed by its button or Escape, the focus going
+	 * back to the link. A click with a modifier key still follows the
+	 * link. Each figure says whether it fits or is scrolled to its end,
+	 * for the CSS's scroll cue.
+	 */
+	var FIGURE_CLOSE = "Close";
+
+	function figureScroll(fig, link) {
+		var room = link.scrollWidth - link.clientWidth;
+		fig.classList.toggle("figure-fits", room <= 1);
+		fig.classList.toggle("figure-end", room > 1 && link.scrollLeft >= room - 1);
+	}
+
+	function openFigure(link) {
+		var img = link.querySelector("img");
+		if (!img || typeof document.createElement("dialog").showModal !== "function") return false;
+		var view = document.createElement("dialog");
+		view.className = "figure-view";
+		view.setAttribute("aria-label", img.getAttribute("alt") || "");
+		var bar = document.createElement("div");
+		bar.className = "figure-view-bar";
+		var close = document.createElement("button");
+		close.type = "button";
+		close.className = "button";
+		close.textContent = FIGURE_CLOSE;
+		close.addEventListener("click", function () { view.close(); });
+		bar.appendChild(close);
+		view.appendChild(bar);
+		var big = document.createElement("img");
+		big.className = "figure-view-picture";
+		big.src = img.currentSrc || img.src;
+		big.alt = img.getAttribute("alt") || "";
+		view.appendChild(big);
+		view.addEventListener("close", function () {
+			view.parentNode.removeChild(view);
+			link.focus();
+		});
+		document.body.appendChild(view);
+		view.showModal();
+		close.focus();
+		return true;
+	}
+
+	function enhanceFigures() {
+		var figs = document.querySelectorAll(".chapter .figure");
+		Array.prototype.forEach.call(figs, function (fig) {
+			var link = fig.querySelector(".figure-link");
+			if (!link) return;
+			var update = function () { figureScroll(fig, link); };
+			link.addEventListener("scroll", update, { passive: true });
+			window.addEventListener("resize", update);
+			var img = link.querySelector("img");
+			if (img && !img.complete) img.addEventListener("load", update);
+			update();
+			link.addEventListener("click", function (e) {
+				if (e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+				if (openFigure(link)) e.preventDefault();
+			});
+		});
+	}
+
 	function ready() {
 		offerReturn();
+		enhanceFigures();
 		var dash = document.getElementById("dashboard");
 		if (dash && document.body.classList.contains("page-home")) new Dashboard(dash);
 	}
