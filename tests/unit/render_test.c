@@ -23,6 +23,14 @@ static const struct {
 	const char *md;
 	const char *want;
 } cases[] = {
+	{ "a chapter's picture alone in its paragraph is a figure linked to itself; among words or in a link, not", IDS,
+	  "![A p](p.png)\n\nText ![i](p.png) more.\n\n[![in a link](p.png)](b.md)\n",
+	  "<p class=\"figure\"><a class=\"figure-link\" href=\"../p.png\"><img src=\"../p.png\" alt=\"A p\"></a></p>\n"
+	  "<p>Text <img src=\"../p.png\" alt=\"i\"> more.</p>\n"
+	  "<p><a href=\"../b/index.html\"><img src=\"../p.png\" alt=\"in a link\"></a></p>\n" },
+	{ "a picture alone in its paragraph outside a chapter page stays a plain picture", 0,
+	  "![A p](p.png)\n",
+	  "<p><img src=\"../p.png\" alt=\"A p\"></p>\n" },
 	{ "raw HTML is dropped without unsafe_html", 0,
 	  "<div class=x>raw <b>bold</div>\n\ntext <b>in</b> <!-- c --> a<br>b\n",
 	  "<p>text in  ab</p>\n" },
