@@ -124,3 +124,28 @@ exports['search: without JavaScript the box is not shown'] = async (env) => {
 		await context.close();
 	}
 };
+
+/* The placeholder names "/" only while "/" works, and follows each page's switch at once, without a reload. */
+exports['search: the placeholder drops and regains "/" as soon as a single-key switch is turned'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		const pages = [
+			['quiz/weather/index.html', page.locator('#setup')],
+			['cards/weather/index.html', page.locator('#viewer')],
+			['index.html', page.locator('#dashboard')]
+		];
+		for (const [rel, scope] of pages) {
+			await page.goto(env.fileBase + rel);
+			const input = box(page);
+			const sw = scope.getByRole('checkbox', { name: 'Single-key shortcuts' });
+			assert.equal(await input.getAttribute('placeholder'), 'Search  /', `${rel}: "/" named while on`);
+			await sw.uncheck();
+			await waitFor(async () => (await input.getAttribute('placeholder')) === 'Search', `${rel}: the placeholder without "/"`);
+			await sw.check();
+			await waitFor(async () => (await input.getAttribute('placeholder')) === 'Search  /', `${rel}: the placeholder with "/" again`);
+		}
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};

@@ -10,7 +10,8 @@
  * keys move through the results, Enter opens the chosen one (the first
  * if none is chosen), Escape closes the list and then empties the box.
  * "/" does nothing once the learner turned single-key shortcuts off
- * ({ singleKeys: false } in localStorage["quizdeck:v2:<site>:settings"]).
+ * ({ singleKeys: false } in localStorage["quizdeck:v2:<site>:settings"]),
+ * and the box's placeholder stops naming it, at once.
  */
 (function () {
 	"use strict";
@@ -93,7 +94,21 @@
 			input.focus();
 			input.select();
 		});
-		if (!singleKeys()) input.placeholder = I.t("search.box.placeholder-plain");
+		/*
+		 * The placeholder names the "/" key while it works: the page's
+		 * text with its key, or the same words without it. It follows the
+		 * switch at once: any switch is a form control whose own change
+		 * handler writes the setting before the change reaches the
+		 * document; another tab's writes come as storage events.
+		 */
+		var withKey = input.placeholder;
+		var withoutKey = I.t("search.box.placeholder-plain");
+		function showKey() {
+			input.placeholder = singleKeys() ? withKey : withoutKey;
+		}
+		document.addEventListener("change", showKey);
+		window.addEventListener("storage", showKey);
+		showKey();
 		box.hidden = false;
 	}
 
