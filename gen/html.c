@@ -167,6 +167,25 @@ S_counts(const struct html *h, const struct test *t)
 }
 
 /*
+ * "<id>:<fingerprint> ..." for each card of a deck, in order: the home
+ * page's dashboard counts the cards due from it by the rule the deck's
+ * viewer uses (a saved card counts while its fingerprint is the card's).
+ * The fingerprint is the last 16 characters of each item.
+ */
+static char *
+S_card_prints(const struct deck *d)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_puts(&b, "");
+	for (i = 0; i < d->ncards; i++)
+		buf_printf(&b, "%s%s:%s", i ? " " : "", d->cards[i].id, d->cards[i].fingerprint);
+	return buf_detach(&b);
+}
+
+/*
  * Sets a template value to the URL of a file below out/ (percent-encoded,
  * so odd file names survive), with an optional fragment.
  */
@@ -659,6 +678,9 @@ S_home(struct html *h)
 		tvars_text(it, "count", s);
 		free(s);
 		tvars_text(it, "cards", S_number(num, d->ncards));
+		s = S_card_prints(d);
+		tvars_text(it, "card-prints", s);
+		free(s);
 		S_url_var(it, "pdf", d->pdf_url, NULL);
 	}
 	for (i = 0; i < site->nchapters; i++) {

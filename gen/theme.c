@@ -394,7 +394,7 @@ static const struct tname S_home_test_items[] = {
 };
 static const struct tname S_home_deck_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "count", NULL },
-	{ "pdf", NULL }, { "slug", NULL }, { "cards", NULL }, { NULL, NULL },
+	{ "pdf", NULL }, { "slug", NULL }, { "cards", NULL }, { "card-prints", NULL }, { NULL, NULL },
 };
 static const struct tname S_home_chapter_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "description", NULL }, { "number", NULL },

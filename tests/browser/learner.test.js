@@ -141,6 +141,57 @@ exports['dashboard: cards due count the deck\'s record as cards.js does'] = asyn
 	}
 };
 
+/*
+ * One stored deck record, every kind of card in it: the home page counts
+ * what the viewer's session of cards due holds (site.js's dueCards for
+ * both). A card whose text changed and one whose record is damaged are
+ * new again; a record of a card gone from the deck counts for nothing.
+ */
+exports['dashboard: cards due agree with the deck\'s viewer for changed, gone, damaged and learning cards'] = async (env) => {
+	const { context, page } = await newPage(env);
+	try {
+		await page.goto(env.fileBase + 'cards/weather/index.html');
+		await page.locator('#viewer .flashcard-front').waitFor();
+		await page.evaluate(() => {
+			const site = document.body.getAttribute('data-site');
+			const cards = Array.from(document.querySelectorAll('#all-cards li.card')).map((li) =>
+				({ id: li.getAttribute('data-id'), fp: li.getAttribute('data-fingerprint') }));
+			const now = Date.now(), day = 86400000, min = 60000;
+			const rec = (fp, state, due) => ({ fp, state, step: 0, s: 3, d: 5, due, last: now - 3 * day, ivl: 3, reps: 2, lapses: 0 });
+			const d = new Date(now);
+			const today = d.getFullYear() + '-' + ('0' + (d.getMonth() + 1)).slice(-2) + '-' + ('0' + d.getDate()).slice(-2);
+			const recs = {};
+			recs[cards[0].id] = rec(cards[0].fp, 2, now - day);           /* due: a review from yesterday */
+			recs[cards[1].id] = rec('0000000000000000', 2, now - day);   /* new: its text changed */
+			recs[cards[2].id] = rec(cards[2].fp, 1, now + 10 * min);     /* due: learning, within 20 minutes */
+			recs[cards[3].id] = rec(cards[3].fp, 1, now + 30 * min);     /* not yet */
+			recs[cards[4].id] = rec(cards[4].fp, 2, now + 5 * day);      /* not yet */
+			recs[cards[5].id] = Object.assign(rec(cards[5].fp, 2, now - day), { d: undefined });   /* new: damaged */
+			recs['gone-from-the-deck'] = rec('1111111111111111', 2, now - day);   /* no such card */
+			localStorage.clear();
+			localStorage.setItem('quizdeck:v2:' + site + ':deck:weather',
+				JSON.stringify({ v: 2, cards: recs, day: today, newToday: 1, session: null, undo: null }));
+			localStorage.setItem('quizdeck:v2:' + site + ':settings', JSON.stringify({ newCardsPerDay: 3 }));
+			return cards.length;
+		});
+		/* 2 due; new: the changed, the damaged and the 2 never seen, 3 - 1 of them left today. */
+		const want = /^\s*4 cards due\s*$/;
+		await page.goto(env.fileBase + 'index.html');
+		await dashboard(page).waitFor();
+		assert.match(await dashLine(page, 'Weather words').locator('.dashboard-value').textContent(), want, 'the home page');
+		await page.goto(env.fileBase + 'cards/weather/index.html');
+		await page.locator('#viewer .flashcard-front').waitFor();
+		assert.match(await page.locator('#viewer .viewer-due').textContent(), want, 'the viewer');
+		assert.match(await page.locator('#viewer .viewer-position').textContent(), /^Card 1 of 4$/, 'the session holds them');
+		await page.goto(env.fileBase + 'index.html');
+		assert.match(await dashLine(page, 'Weather words').locator('.dashboard-value').textContent(), want,
+			'the home page after the viewer saved the record');
+		noProblems(context);
+	} finally {
+		await context.close();
+	}
+};
+
 exports['dashboard: absent without JavaScript, the page whole'] = async (env) => {
 	const { context, page } = await newPage(env, { javaScriptEnabled: false });
 	try {

@@ -24,8 +24,9 @@
  * storage); in Node it is exported as module.exports.Scheduler, and
  * tests/browser/fsrs-compare.js checks it against ts-fsrs.
  *
- * A session is "the cards due": review cards whose due day has come,
- * cards in their learning steps due within LEARN_AHEAD, and new cards up
+ * A session is "the cards due" (the rule is site.js's dueCards, which
+ * the home page counts with too): review cards whose due day has come,
+ * cards in their learning steps due within 20 minutes, and new cards up
  * to the daily limit (newCardsPerDay, 20 unless the learner changes it).
  * A card rated back into its learning steps goes to the end of the
  * session, so it comes back before the session ends, even a little
@@ -226,7 +227,6 @@
 	var V1_PREFIX = 'quizdeck:v1:deck:';
 	var LEITNER_DAYS = [1, 1, 3, 7, 14, 30];   /* by box; box 1 is index 1 */
 	var NEW_CARDS_PER_DAY = 20;
-	var LEARN_AHEAD = 20 * 60000;   /* a learning card this close to due is shown now */
 	var SWIPE = 60;                 /* px a finger must travel sideways to turn a card */
 	var GRADES = ['again', 'hard', 'good', 'easy'];   /* class names; the words are cards.<grade> */
 
@@ -336,10 +336,9 @@
 		return typeof x === 'number' && isFinite(x);
 	}
 
+	/* site.js's, so the home page's count of cards due and this viewer's session agree. */
 	function validRecord(c) {
-		return c && typeof c.fp === 'string' && (c.state === 1 || c.state === 2 || c.state === 3) &&
-			isNum(c.step) && c.step >= 0 && isNum(c.s) && c.s > 0 && isNum(c.d) && c.d >= 1 && c.d <= 10 &&
-			isNum(c.due) && isNum(c.last) && isNum(c.ivl) && c.ivl >= 0 && isNum(c.reps) && isNum(c.lapses);
+		return window.quizdeckCards.validRecord(c);
 	}
 
 	function emptyState() {
@@ -475,21 +474,10 @@
 		return this.state.newToday;
 	};
 
-	Viewer.prototype.isDue = function (card, now) {
-		var r = this.record(card);
-		if (!r) return false;
-		if (r.state === S.REVIEW) return Scheduler.dayNumber(r.due) <= Scheduler.dayNumber(now);
-		return r.due <= now + LEARN_AHEAD;
-	};
-
-	/* The ids due now: due cards, earliest first, then new cards up to the day's limit. */
+	/* The ids due now, by site.js's rule (dueCards): due cards, earliest first, then new cards up to the day's limit. */
 	Viewer.prototype.dueOrder = function (now) {
-		var self = this;
-		var due = this.cards.filter(function (c) { return self.isDue(c, now); });
-		due.sort(function (a, b) { return self.record(a).due - self.record(b).due || self.byId[a.id] - self.byId[b.id]; });
-		var room = Math.max(0, this.settings.newCardsPerDay - this.newToday(now));
-		var fresh = this.cards.filter(function (c) { return !self.record(c); }).slice(0, room);
-		return due.concat(fresh).map(function (c) { return c.id; });
+		this.newToday(now);
+		return window.quizdeckCards.dueCards(this.state, this.cards, this.settings.newCardsPerDay, now);
 	};
 
 	Viewer.prototype.dueCount = function (now) {

@@ -5,7 +5,8 @@
  * without script meets nothing) from what quiz.js and cards.js keep in
  * localStorage under "quizdeck:v2:<site>:" (their headers describe the
  * records): the last score of each test, the weakest topic, the cards
- * due in each deck, and a first visit's welcome. It also exports every
+ * due in each deck (by the rule cards.js takes from here,
+ * window.quizdeckCards), and a first visit's welcome. It also exports every
  * such key to a file and imports one back, merged or replacing, after
  * asking; and holds the single-key shortcuts switch, the settings
  * record's singleKeys, shared with the other scripts.
@@ -182,7 +183,7 @@
 	/* ---- what the records say ---- */
 
 	var DAY = 86400000;
-	var LEARN_AHEAD = 20 * 60000;   /* cards.js: a learning card this close to due is shown now */
+	var LEARN_AHEAD = 20 * 60000;   /* a learning card this close to due is shown now */
 	var NEW_CARDS_PER_DAY = 20;     /* cards.js's default */
 
 	function dayNumber(ms) {
@@ -207,25 +208,54 @@
 		return null;
 	}
 
+	function isNum(x) {
+		return typeof x === "number" && isFinite(x);
+	}
+
 	/*
-	 * The cards a session of "cards due" would hold, as cards.js counts
-	 * them: review cards due by today, learning cards due within
-	 * LEARN_AHEAD, and new cards up to what is left of the day's limit.
-	 * The home page knows a deck's size, not its cards' fingerprints, so a
-	 * record of a card since changed counts as studied here.
+	 * The deck records' rule, in one place: cards.js (on a deck's page,
+	 * run after this script) takes it from window.quizdeckCards, and the
+	 * home page counts with it, so both say the same number of cards due.
+	 *
+	 * validRecord(c): 1 when c is a card's saved record cards.js can
+	 * schedule (its header describes the record); others are dropped.
+	 *
+	 * dueCards(rec, cards, perDay, now): the ids a session of "cards due"
+	 * holds, in its order. rec is a deck's stored record (or null), cards
+	 * the deck's cards in order as { id, fp }. A card whose record is
+	 * missing, invalid or of another fingerprint (its text changed) is
+	 * new. Review cards whose due day has come and learning cards due
+	 * within LEARN_AHEAD come first, earliest due first; then new cards,
+	 * in deck order, up to what is left of the day's limit perDay.
 	 */
-	function cardsDue(rec, ncards, perDay, now) {
-		var known = 0, due = 0, newToday = 0;
-		if (isObject(rec) && isObject(rec.cards)) {
-			Object.keys(rec.cards).forEach(function (id) {
-				var c = rec.cards[id];
-				if (!isObject(c) || (c.state !== 1 && c.state !== 2 && c.state !== 3) || typeof c.due !== "number") return;
-				known++;
-				if (c.state === 2 ? dayNumber(c.due) <= dayNumber(now) : c.due <= now + LEARN_AHEAD) due++;
-			});
-			if (rec.day === today(now) && typeof rec.newToday === "number") newToday = rec.newToday;
-		}
-		return due + Math.min(Math.max(0, perDay - newToday), Math.max(0, ncards - known));
+	function validRecord(c) {
+		return isObject(c) && typeof c.fp === "string" && (c.state === 1 || c.state === 2 || c.state === 3) &&
+			isNum(c.step) && c.step >= 0 && isNum(c.s) && c.s > 0 && isNum(c.d) && c.d >= 1 && c.d <= 10 &&
+			isNum(c.due) && isNum(c.last) && isNum(c.ivl) && c.ivl >= 0 && isNum(c.reps) && isNum(c.lapses);
+	}
+
+	function dueCards(rec, cards, perDay, now) {
+		var ok = isObject(rec) && rec.v === 2 && isObject(rec.cards);
+		var saved = ok ? rec.cards : {};
+		var due = [], fresh = [];
+		cards.forEach(function (card, i) {
+			var r = Object.prototype.hasOwnProperty.call(saved, card.id) ? saved[card.id] : null;
+			if (!validRecord(r) || r.fp !== card.fp) fresh.push(card.id);
+			else if (r.state === 2 ? dayNumber(r.due) <= dayNumber(now) : r.due <= now + LEARN_AHEAD)
+				due.push({ id: card.id, due: r.due, i: i });
+		});
+		due.sort(function (a, b) { return a.due - b.due || a.i - b.i; });
+		var newToday = ok && rec.day === today(now) && isNum(rec.newToday) ? rec.newToday : 0;
+		return due.map(function (d) { return d.id; }).concat(fresh.slice(0, Math.max(0, perDay - newToday)));
+	}
+
+	window.quizdeckCards = { validRecord: validRecord, dueCards: dueCards };
+
+	/* A deck's cards as the home page lists them: data-card-prints="<id>:<fingerprint> ...". */
+	function cardPrints(text) {
+		return String(text || "").split(" ").filter(function (p) { return p.length > 17; }).map(function (p) {
+			return { id: p.slice(0, -17), fp: p.slice(-16) };
+		});
 	}
 
 	/* ---- the home page's dashboard ---- */
@@ -246,7 +276,7 @@
 			var a = items[i].querySelector(".entry-title a");
 			if (!a) continue;
 			out.push({ slug: items[i].getAttribute(attr), title: a.textContent.trim(), url: a.getAttribute("href"),
-				cards: parseInt(items[i].getAttribute("data-cards"), 10) || 0 });
+				cards: cardPrints(items[i].getAttribute("data-card-prints")) });
 		}
 		return out;
 	};
@@ -320,10 +350,10 @@
 	Dashboard.prototype.deckLines = function (decks, list) {
 		var self = this, now = Date.now();
 		var settings = readKey(this.settingsKey);
-		var perDay = isObject(settings) && typeof settings.newCardsPerDay === "number" && settings.newCardsPerDay >= 0 ?
+		var perDay = isObject(settings) && isNum(settings.newCardsPerDay) && settings.newCardsPerDay >= 0 ?
 			Math.floor(settings.newCardsPerDay) : NEW_CARDS_PER_DAY;
 		decks.forEach(function (d) {
-			var n = cardsDue(readKey(self.prefix + "deck:" + d.slug), d.cards, perDay, now);
+			var n = dueCards(readKey(self.prefix + "deck:" + d.slug), d.cards, perDay, now).length;
 			self.line(list, decks.length === 1 ? I.t("dashboard.flashcards") : d.title,
 				n ? I.plural("dashboard.cards-due", n) : I.t("dashboard.no-cards-due"), d.url,
 				I.t(n ? "dashboard.study-them" : "dashboard.open-deck"));
