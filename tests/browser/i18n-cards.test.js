@@ -44,12 +44,22 @@ async function setUp(page, perDay, deckRecord) {
 	await page.reload();
 }
 
-/* A deck record holding n review cards due yesterday (the dashboard counts records, not the page's cards). */
-function dueRecord(n) {
+/* The weather deck's cards as the home page lists them: [id, fingerprint] each. */
+async function weatherPrints(page) {
+	const s = await page.locator('li[data-deck="weather"]').getAttribute('data-card-prints');
+	return s.split(' ').map((p) => [p.slice(0, p.lastIndexOf(':')), p.slice(p.lastIndexOf(':') + 1)]);
+}
+
+/*
+ * A deck record holding the first n of prints as review cards due
+ * yesterday: the dashboard counts them as the viewer does (site.js's
+ * dueCards), so they must be the deck's own cards.
+ */
+function dueRecord(n, prints) {
 	const now = Date.now(), cards = {};
 	for (let i = 0; i < n; i++) {
-		cards['c' + i] = { fp: 'x', state: 2, step: 0, s: 3, d: 5, due: now - 86400000, last: now - 4 * 86400000,
-			ivl: 3, reps: 2, lapses: 0 };
+		cards[prints[i][0]] = { fp: prints[i][1], state: 2, step: 0, s: 3, d: 5, due: now - 86400000,
+			last: now - 4 * 86400000, ivl: 3, reps: 2, lapses: 0 };
 	}
 	return { v: 2, cards, day: '', newToday: 0, session: null, undo: null };
 }
@@ -121,15 +131,16 @@ exports['translations, German: the dashboard counts in German (1 Karte, 2 Karten
 		for (const h of ['Übungstests', 'Karteikarten', 'Der Leitfaden'])
 			await page.getByRole('heading', { level: 2, name: h, exact: true }).waitFor();
 		const weather = dash.getByRole('listitem').filter({ hasText: /^\s*Weather words/ });
-		await setUp(page, 0, dueRecord(1));
+		const prints = await weatherPrints(page);
+		await setUp(page, 0, dueRecord(1, prints));
 		await waitText(weather, /^Weather words\s*1 Karte fällig\s*Jetzt lernen$/, 'one card due');
-		await setUp(page, 0, dueRecord(2));
+		await setUp(page, 0, dueRecord(2, prints));
 		await waitText(weather, /^Weather words\s*2 Karten fällig\s*Jetzt lernen$/, 'two cards due');
 		await waitText(dash.getByRole('listitem').filter({ hasText: /^\s*Recall/ }), /heute keine Karten fällig\s*Stapel öffnen$/);
 		await dash.getByRole('button', { name: 'Fortschritt exportieren' }).waitFor();
 
 		const file = { quizdeck: 'progress', version: 1, site: 'elsewhere', exported: '2026-03-04T10:00:00.000Z',
-			keys: { 'test:a': {}, 'test:b': {}, 'deck:weather': dueRecord(1) } };
+			keys: { 'test:a': {}, 'test:b': {}, 'deck:weather': dueRecord(1, prints) } };
 		await page.locator('#dashboard input[type="file"]').setInputFiles({ name: 'fortschritt.json',
 			mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
 		const ask = page.getByRole('alertdialog');
@@ -160,10 +171,13 @@ exports['translations, Arabic: pages are right to left; the viewer and the dashb
 		assert.equal(await page.locator('html').getAttribute('lang'), 'ar');
 		const dash = page.getByRole('region', { name: 'تقدمك' });
 		const weather = dash.getByRole('listitem').filter({ hasText: /^\s*Weather words/ });
-		for (const [n, said] of [[1, 'بطاقة واحدة مستحقة'], [2, 'بطاقتان مستحقتان'], [3, '3 بطاقات مستحقة'], [11, '11 بطاقة مستحقة']]) {
-			await setUp(page, 0, dueRecord(n));
+		const prints = await weatherPrints(page);
+		for (const [n, said] of [[1, 'بطاقة واحدة مستحقة'], [2, 'بطاقتان مستحقتان'], [3, '3 بطاقات مستحقة']]) {
+			await setUp(page, 0, dueRecord(n, prints));
 			await waitText(weather, new RegExp('^Weather words\\s*' + said + '\\s*ادرسها$'), n + ' cards due');
 		}
+		/* The deck has 8 cards: the many form (11) is the page's own table and plural rules. */
+		assert.equal(await page.evaluate(() => window.quizdeckI18n.plural('dashboard.cards-due', 11)), '11 بطاقة مستحقة');
 
 		await page.goto(base + DECK_PAGE);
 		assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');

@@ -59,12 +59,11 @@
 	 * link. Each figure says whether it fits or is scrolled to its end,
 	 * for the CSS's scroll cue.
 	 */
-	var FIGURE_CLOSE = "Close";
-
 	function figureScroll(fig, link) {
 		var room = link.scrollWidth - link.clientWidth;
 		fig.classList.toggle("figure-fits", room <= 1);
-		fig.classList.toggle("figure-end", room > 1 && link.scrollLeft >= room - 1);
+		/* Right to left, scrollLeft runs from 0 down to -room. */
+		fig.classList.toggle("figure-end", room > 1 && Math.abs(link.scrollLeft) >= room - 1);
 	}
 
 	function openFigure(link) {
@@ -78,7 +77,7 @@
 		var close = document.createElement("button");
 		close.type = "button";
 		close.className = "button";
-		close.textContent = FIGURE_CLOSE;
+		close.textContent = I.t("guide.figure-close");
 		close.addEventListener("click", function () { view.close(); });
 		bar.appendChild(close);
 		view.appendChild(bar);
