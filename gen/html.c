@@ -904,6 +904,8 @@ S_typed_question(const struct html *h, struct render *r, struct render_out *out,
 		S_typed_text(out, q, o);
 		if (qn->options[i].feedback) {
 			render_out_open(out, "div", "option-feedback");
+			/* The lead the stylesheet shows before it ("If you typed this:"), in the site's language. */
+			render_out_attr(out, "data-lead", S_str(h, "html.typed-feedback-lead"));
 			render_out_children(r, out, qn->options[i].feedback);
 			render_out_close(out);
 		}
@@ -1000,10 +1002,14 @@ S_question(const struct html *h, struct render_out *out, const struct question *
 			render_out_text(out, " ");
 		}
 		render_out_open(out, "div", "option-text");
+		/* The word the stylesheet adds to a right option once the answer is open. */
+		if (o->correct && !sample)
+			render_out_attr(out, "data-mark", S_str(h, "html.correct-mark"));
 		S_option_text(r, out, &qn->options[i]);
 		render_out_close(out);
 		if (qn->options[i].feedback && !sample) {
 			render_out_open(out, "div", "option-feedback");
+			render_out_attr(out, "data-lead", S_str(h, "html.feedback-lead"));
 			render_out_children(r, out, qn->options[i].feedback);
 			render_out_close(out);
 		}

@@ -65,6 +65,14 @@ if [ -f "$tmp/de/out/index.html" ]; then
 	has "de: the test page's title, eyebrow, prompts and answer labels" "$out/quiz/distributed-training/index.html" \
 	    '<title>Übungstest · ' 'Übungstest · 30 Fragen' 'Alle 30 Fragen' 'Alle Themen (30)' \
 	    'Antwort zeigen' 'Antwort verbergen' 'Gib eine Zahl in ' 'Min.'
+	has "de: the bank's leads before an option's feedback and the word on a right option (the stylesheet shows them)" \
+	    "$out/quiz/distributed-training/index.html" 'data-lead="Wenn du das gewählt hast:"' \
+	    'data-lead="Wenn du das eingegeben hast:"' 'data-mark="richtig"'
+	if grep -q 'content: "[A-Za-z]' "$out/assets/style.css" "$out/assets/interactive.css"; then
+		notok "the stylesheets write no words of their own" "$(grep -n 'content: "[A-Za-z]' "$out/assets/"*.css | head -3)"
+	else
+		ok "the stylesheets write no words of their own"
+	fi
 	has "de: the deck page" "$out/cards/distributed-training/index.html" 'Lernkarten · ' 'Karten dieses Stapels'
 	has "de: a chapter's eyebrow and its Practise this" "$out/guide/pipeline/index.html" \
 	    'Leitfaden · Kapitel ' 'aria-label="Üben: ' 'Frage · ' 'aria-label="Link zu diesem Abschnitt"'
