@@ -22,6 +22,7 @@
 #include <zip.h>
 
 #include "ankifmt.h"
+#include "markdown.h"
 #include "util.h"
 
 /*
@@ -694,4 +695,69 @@ out:
 	buf_free(&map);
 	sqlite3_free(col);
 	return rc;
+}
+
+/* ---- media names --------------------------------------------------------- */
+
+/* 1 if the folded name is one of taken's, folded. */
+static int
+S_name_taken(const char *folded, const char *const *taken, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *t;
+		int same;
+
+		if (taken[i] == NULL)
+			continue;
+		t = md_casefold(taken[i]);
+		same = strcmp(t, folded) == 0;
+		free(t);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+char *
+anki_media_name(const char *base, const char *const *taken, size_t n)
+{
+	struct buf b;
+	const unsigned char *p = (const unsigned char *)(base ? base : "");
+	char *name, *folded;
+	int k = 1;
+
+	buf_init(&b);
+	buf_put(&b, "", 0);
+	while (*p) {
+		uint32_t cp;
+		size_t len = *p >= 0x80 ? utf8_decode(p, strlen((const char *)p), &cp) : 0;
+
+		if (len > 0) {
+			buf_put(&b, p, len);
+			p += len;
+			continue;
+		}
+		if (((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    *p == '.' || *p == '-' || *p == '_') && !(b.len == 0 && *p == '.'))
+			buf_putc(&b, *p);
+		else
+			buf_putc(&b, '_');
+		p++;
+	}
+	if (b.len == 0)
+		buf_puts(&b, "media");
+	name = xstrdup(buf_str(&b));
+	for (;;) {
+		folded = md_casefold(name);
+		if (!S_name_taken(folded, taken, n))
+			break;
+		free(folded);
+		free(name);
+		name = xasprintf("%d-%s", ++k, buf_str(&b));
+	}
+	free(folded);
+	buf_free(&b);
+	return name;
 }

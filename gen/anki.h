@@ -60,6 +60,17 @@ struct anki_package {
  */
 int anki_write(const struct anki_package *p, const char *path, struct diag_list *dl);
 
+/*
+ * The name a media file is carried or imported under, for the export's
+ * packages and the import's folder alike: base with every byte that is
+ * not a letter, digit, '.', '-', '_' or part of a valid UTF-8 non-ASCII
+ * character (and a leading '.') made '_', "media" if it is empty; a name
+ * that equals one of taken[0..n) (NULLs skipped) as a case-insensitive
+ * disk compares them (md_casefold) gets "2-", "3-"... in front. Caller
+ * frees.
+ */
+char *anki_media_name(const char *base, const char *const *taken, size_t n);
+
 /* The guid of the note with key: "quizdeck:" and the key. Caller frees. */
 char *anki_guid(const char *key);
 

@@ -70,39 +70,17 @@ S_asset(const struct site *site, const char *target)
 	return NULL;
 }
 
-/*
- * The name asset a is carried under: its path below out/ with every byte
- * that is not a letter, digit, '.', '-', '_' or part of a non-ASCII
- * character made '_'; a name already taken by another file gets "2-",
- * "3-"... in front.
- */
+/* The name asset a is carried under: anki_media_name of its path below out/. */
 static const char *
 S_media_add(struct media *m, const struct asset *a)
 {
-	char *base = xstrdup(a->url), *name, *p;
+	char *name;
 	size_t i;
-	int n = 1;
 
 	for (i = 0; i < m->len; i++)
-		if (m->assets[i] == a) {
-			free(base);
+		if (m->assets[i] == a)
 			return m->names[i];
-		}
-	for (p = base; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (!(c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
-			*p = '_';
-	}
-	name = xstrdup(base);
-	for (i = 0; i < m->len; i++)
-		if (strcmp(m->names[i], name) == 0) {
-			free(name);
-			name = xasprintf("%d-%s", ++n, base);
-			i = (size_t)-1;
-		}
-	free(base);
+	name = anki_media_name(a->url, (const char *const *)m->names, m->len);
 	m->names = xgrow(m->names, &m->cap, m->len + 1, sizeof(*m->names));
 	m->paths = xrealloc(m->paths, m->cap * sizeof(*m->paths));
 	m->assets = xrealloc(m->assets, m->cap * sizeof(*m->assets));

@@ -28,7 +28,23 @@
 #include "anki.h"
 #include "ankifmt.h"
 #include "htmlmd.h"
+#include "image.h"
 #include "util.h"
+
+/*
+ * What a package may make the import read or write: the collection's
+ * bytes on disk, an image's (what image.c accepts), how much an entry
+ * over a megabyte may inflate (images and SQLite pages compress far
+ * less; a zip bomb far more), the notes, SQLite's work in virtual
+ * machine steps (a legitimate collection of IMPORT_MAX_NOTES notes
+ * reads in a small part of it) and the size of one value.
+ */
+#define IMPORT_MAX_COLLECTION (512L * 1024 * 1024)
+#define IMPORT_MAX_MEDIA IMAGE_MAX_BYTES
+#define IMPORT_MAX_RATIO 200
+#define IMPORT_MAX_NOTES 200000
+#define IMPORT_MAX_SQL_STEPS 2000000000LL
+#define IMPORT_MAX_VALUE (64 * 1024 * 1024)
 
 enum note_kind { NOTE_BASIC, NOTE_REVERSED, NOTE_CLOZE };
 
@@ -61,6 +77,7 @@ struct import {
 	char *slug;
 	zip_t *zip;                /* the package, while its media are copied */
 	size_t ndecks;             /* Anki decks the notes come from */
+	long long sql_steps;       /* what SQLite may still do, in thousands of steps */
 	int html;                  /* CSV: fields are HTML */
 };
 
@@ -78,6 +95,32 @@ S_error(struct import *im, int line, const char *fmt, ...)
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	diag_error(im->dl, im->o->file, line, line ? 1 : 0, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+/*
+ * An error on what SQLite could not do: what (a format), then SQLite's
+ * reason, or that the collection asks for more work than any real one.
+ */
+static void
+S_sql_error(struct import *im, sqlite3 *db, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+S_sql_error(struct import *im, sqlite3 *db, const char *fmt, ...)
+{
+	va_list ap;
+	struct buf b;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (im->sql_steps < 0)
+		buf_puts(&b, ": reading it takes more work than any Anki collection of the size "
+		    "quizdeck imports (a view or query made to run forever?)");
+	else
+		buf_printf(&b, " (SQLite says: %s)", sqlite3_errmsg(db));
+	S_error(im, 0, "%s", buf_str(&b));
 	buf_free(&b);
 }
 
@@ -138,10 +181,52 @@ S_models(struct import *im, sqlite3 *db, const char *json, struct model **out, s
 	rc = step == SQLITE_DONE ? 0 : -1;
 out:
 	if (rc == -1)
-		S_error(im, 0, "not an Anki collection: its note types cannot be read (%s)",
-		    sqlite3_errmsg(db));
+		S_sql_error(im, db, "not an Anki collection: its note types cannot be read");
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/*
+ * 1 if the n bytes at s are text: valid UTF-8 and no NUL (a C string
+ * would end there and lose the rest). Else 0, and *at is the offset of
+ * the first bad byte.
+ */
+static int
+S_is_text(const char *s, size_t n, size_t *at)
+{
+	const char *nul = memchr(s, '\0', n);
+	size_t upto = nul ? (size_t)(nul - s) : n, i = 0;
+
+	while (i < upto) {
+		uint32_t cp;
+		size_t k = utf8_decode((const unsigned char *)s + i, upto - i, &cp);
+
+		if (k == 0)
+			break;
+		i += k;
+	}
+	*at = i;
+	return i == n;
+}
+
+/*
+ * 0 if a note's fields (n bytes at flds) are text, else -1 with an
+ * error naming the note and the field (1-based).
+ */
+static int
+S_anki_fields_text(struct import *im, long long nid, const char *flds, size_t n)
+{
+	size_t at, i;
+	int field = 1;
+
+	if (S_is_text(flds, n, &at))
+		return 0;
+	for (i = 0; i < at; i++)
+		field += flds[i] == ANKI_FIELD_SEP;
+	S_error(im, 0, "note %lld: its field %d %s: the package is damaged or not written by "
+	    "Anki; fix the note in Anki and export again", nid, field, flds[at] == '\0' ?
+	    "holds a NUL byte, which no text holds" : "is not UTF-8 text");
+	return -1;
 }
 
 /* A note's fields as the HTML of a card: the first the front, the others its back. */
@@ -185,7 +270,20 @@ S_anki_notes(struct import *im, sqlite3 *db, const struct model *models, size_t 
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1, step;
+	long long count = 0;
 
+	/* Counted first, so that a huge collection is refused before it is read. */
+	if (sqlite3_prepare_v2(db, "select count(*) from notes", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	count = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (count > IMPORT_MAX_NOTES) {
+		S_error(im, 0, "the collection holds %lld notes, more than the %d one deck imports: "
+		    "export the deck you want on its own from Anki", count, IMPORT_MAX_NOTES);
+		goto out;
+	}
 	/*
 	 * The deck's order: new cards by their position in the new queue
 	 * (quizdeck writes the deck's order there), then the rest by age.
@@ -200,11 +298,20 @@ S_anki_notes(struct import *im, sqlite3 *db, const struct model *models, size_t 
 		struct raw_note *n = S_add_note(im);
 		long long mid = sqlite3_column_int64(st, 2);
 		const char *guid = (const char *)sqlite3_column_text(st, 1);
+		size_t nguid = (size_t)sqlite3_column_bytes(st, 1), at;
 		const char *flds = (const char *)sqlite3_column_text(st, 3);
+		size_t nflds = (size_t)sqlite3_column_bytes(st, 3);
 		const char *tags = (const char *)sqlite3_column_text(st, 4);
 		size_t i;
 
 		n->nid = sqlite3_column_int64(st, 0);
+		if (flds && S_anki_fields_text(im, n->nid, flds, nflds) == -1)
+			goto out;
+		if (guid && !S_is_text(guid, nguid, &at)) {
+			S_error(im, 0, "note %lld: its guid is not UTF-8 text: the package is damaged "
+			    "or not written by Anki", n->nid);
+			goto out;
+		}
 		n->guid = xstrdup(guid ? guid : "");
 		n->has_tags = tags && strspn(tags, " ") != strlen(tags);
 		for (i = 0; i < nmodels && models[i].id != mid; i++)
@@ -221,17 +328,20 @@ S_anki_notes(struct import *im, sqlite3 *db, const struct model *models, size_t 
 	rc = 0;
 out:
 	if (rc == -1 && !diag_failed(im->dl))
-		S_error(im, 0, "not an Anki collection: its notes cannot be read (%s)",
-		    sqlite3_errmsg(db));
+		S_sql_error(im, db, "not an Anki collection: its notes cannot be read");
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* The title and description of the deck the first note's card is in; how many decks hold cards. */
-static void
+/*
+ * The title and description of the deck the first note's card is in;
+ * how many decks hold cards. -1 with an error when they are not text.
+ */
+static int
 S_anki_deck(struct import *im, sqlite3 *db, const char *decks)
 {
 	sqlite3_stmt *st = NULL;
+	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "select json_extract(d.value, '$.name'),"
 	    " json_extract(d.value, '$.desc'),"
@@ -239,19 +349,28 @@ S_anki_deck(struct import *im, sqlite3 *db, const char *decks)
 	    " from json_each(?) d where d.key = (select c.did from cards c order by"
 	    " case when c.type = 0 then c.due else 9223372036854775807 end, c.nid limit 1)",
 	    -1, &st, NULL) != SQLITE_OK)
-		return;
+		return 0;
 	sqlite3_bind_text(st, 1, decks, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		const char *desc = (const char *)sqlite3_column_text(st, 1);
+		size_t at;
 
-		if (name && *name)
+		if ((name && !S_is_text(name, (size_t)sqlite3_column_bytes(st, 0), &at)) ||
+		    (desc && !S_is_text(desc, (size_t)sqlite3_column_bytes(st, 1), &at))) {
+			S_error(im, 0, "the deck's %s in the collection is not UTF-8 text, or holds a "
+			    "NUL byte: rename the deck in Anki and export again",
+			    name && !S_is_text(name, (size_t)sqlite3_column_bytes(st, 0), &at) ?
+			    "name" : "description");
+			rc = -1;
+		} else if (name && *name)
 			im->title = xstrdup(name);
-		if (desc && *desc)
+		if (rc == 0 && desc && *desc)
 			im->description = anki_strip_html(desc);
 		im->ndecks = (size_t)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
+	return rc;
 }
 
 /* The media map, {"0": "name.png", ...}: each name and the entry holding it. */
@@ -297,27 +416,151 @@ out:
 	return rc;
 }
 
-/* Copies the entry named name to path. 0 or -1. */
-static int
-S_zip_extract(zip_t *z, zip_int64_t ix, const char *path)
-{
-	zip_file_t *f = zip_fopen_index(z, (zip_uint64_t)ix, 0);
-	FILE *out = fopen(path, "wb");
-	char chunk[65536];
-	zip_int64_t got;
-	int rc = -1;
+/* Why S_zip_extract did not copy an entry. */
+enum { EXTRACT_DAMAGED = -1, EXTRACT_TOO_BIG = -2, EXTRACT_BOMB = -3 };
 
-	if (f == NULL || out == NULL)
+/*
+ * Copies entry ix to path, at most max bytes. 0, or one of the above
+ * with path removed: an entry over max bytes (as its header says, or as
+ * it inflates: the header may lie), or one over a megabyte that inflates
+ * more than IMPORT_MAX_RATIO times its compressed size.
+ */
+static int
+S_zip_extract(zip_t *z, zip_int64_t ix, const char *path, zip_uint64_t max)
+{
+	zip_stat_t zs;
+	zip_file_t *f = NULL;
+	FILE *out = NULL;
+	char chunk[65536];
+	zip_int64_t got = -1;
+	zip_uint64_t total = 0;
+	int rc = EXTRACT_DAMAGED;
+
+	if (zip_stat_index(z, (zip_uint64_t)ix, 0, &zs) == -1 ||
+	    (zs.valid & (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)) != (ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE))
+		return EXTRACT_DAMAGED;
+	if (zs.size > max)
+		return EXTRACT_TOO_BIG;
+	if (zs.size > (1u << 20) && zs.size / IMPORT_MAX_RATIO > zs.comp_size)
+		return EXTRACT_BOMB;
+	if ((f = zip_fopen_index(z, (zip_uint64_t)ix, 0)) == NULL || (out = fopen(path, "wb")) == NULL)
 		goto out;
-	while ((got = zip_fread(f, chunk, sizeof(chunk))) > 0)
+	while ((got = zip_fread(f, chunk, sizeof(chunk))) > 0) {
+		total += (zip_uint64_t)got;
+		if (total > max || total > zs.size) {
+			rc = EXTRACT_TOO_BIG;
+			goto out;
+		}
 		if (fwrite(chunk, 1, (size_t)got, out) != (size_t)got)
 			goto out;
-	rc = got == 0 ? 0 : -1;
+	}
+	if (got == 0 && total == zs.size)
+		rc = 0;
 out:
 	if (f)
 		zip_fclose(f);
-	if (out && fclose(out) != 0)
-		rc = -1;
+	if (out && fclose(out) != 0 && rc == 0)
+		rc = EXTRACT_DAMAGED;
+	if (rc != 0 && out)
+		unlink(path);
+	return rc;
+}
+
+/* The error for S_zip_extract's refusal of what (a phrase naming the entry). */
+static void
+S_extract_error(struct import *im, int why, const char *what, zip_uint64_t max)
+{
+	if (why == EXTRACT_TOO_BIG)
+		S_error(im, 0, "%s is larger than the %llu MB quizdeck imports: the package is "
+		    "damaged or not written by Anki", what, (unsigned long long)(max >> 20));
+	else if (why == EXTRACT_BOMB)
+		S_error(im, 0, "%s inflates over %d times its compressed size, which no real file "
+		    "does: the package is damaged or hostile (a zip bomb)", what, IMPORT_MAX_RATIO);
+	else
+		S_error(im, 0, "cannot read %s: the zip is damaged", what);
+}
+
+/* SQLite's progress handler: a nonzero return stops the statement. */
+static int
+S_sql_budget(void *arg)
+{
+	long long *left = arg;
+
+	return --*left < 0;
+}
+
+/*
+ * A read-only connection to a collection from outside, with SQLite's
+ * defences: no schema-defined function or virtual table runs, no
+ * attached database, limits on a value's size and a statement's depth,
+ * and a budget of work (a view or an endless query cannot hang the
+ * import). NULL with *err SQLite's message (caller frees).
+ */
+static sqlite3 *
+S_sql_open(const char *path, long long *budget, char **err)
+{
+	sqlite3 *db = NULL;
+
+	*err = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		*err = xstrdup(db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_limit(db, SQLITE_LIMIT_LENGTH, IMPORT_MAX_VALUE);
+	sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, 100000);
+	sqlite3_limit(db, SQLITE_LIMIT_COLUMN, 100);
+	sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 50);
+	sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, 5);
+	sqlite3_limit(db, SQLITE_LIMIT_VDBE_OP, 25000);
+	sqlite3_limit(db, SQLITE_LIMIT_FUNCTION_ARG, 8);
+	sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+	sqlite3_limit(db, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 50);
+	sqlite3_limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 1);
+	sqlite3_progress_handler(db, 1000, S_sql_budget, budget);
+	return db;
+}
+
+/*
+ * 0 if col, notes and cards are tables (not views, whose queries the
+ * file would choose), else -1 with the error.
+ */
+static int
+S_anki_tables(struct import *im, sqlite3 *db, const char *entry)
+{
+	static const char *const names[] = { "col", "notes", "cards" };
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(db, "select type from sqlite_master where name = ?", -1, &st,
+	    NULL) != SQLITE_OK) {
+		S_error(im, 0, "not an Anki collection: %s in the zip is not Anki's SQLite "
+		    "collection (SQLite says: %s)", entry, sqlite3_errmsg(db));
+		return -1;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && rc == 0; i++) {
+		const char *type;
+
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, names[i], -1, SQLITE_STATIC);
+		type = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+		if (type == NULL) {
+			S_error(im, 0, "not an Anki collection: %s in the zip has no table \"%s\"",
+			    entry, names[i]);
+			rc = -1;
+		} else if (strcmp(type, "table") != 0) {
+			S_error(im, 0, "not an Anki collection: %s in the zip makes \"%s\" a %s, where "
+			    "Anki writes a table: the package is damaged or not written by Anki", entry,
+			    names[i], type);
+			rc = -1;
+		}
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -331,8 +574,10 @@ S_read_anki(struct import *im, const char *tmpdir)
 	sqlite3_stmt *st = NULL;
 	struct model *models = NULL;
 	size_t nmodels = 0;
-	char *models_json = NULL, *decks_json = NULL;
+	char *models_json = NULL, *decks_json = NULL, *sqlerr = NULL;
+	const char *entry;
 	long long ver;
+	int why;
 
 	if ((im->zip = zip_open(im->o->file, ZIP_RDONLY, &err)) == NULL) {
 		if (err == ZIP_ER_NOZIP || err == ZIP_ER_INCONS)
@@ -360,17 +605,27 @@ S_read_anki(struct import *im, const char *tmpdir)
 		S_error(im, 0, "not an Anki package: the zip holds no %s", ANKI_COLLECTION);
 		goto out;
 	}
-	if (S_zip_extract(im->zip, ix, colpath) == -1) {
-		S_error(im, 0, "cannot read the package's collection: the zip is damaged");
+	entry = ix == zip_name_locate(im->zip, ANKI_COLLECTION, 0) ? ANKI_COLLECTION :
+	    ANKI_COLLECTION_21;
+	if ((why = S_zip_extract(im->zip, ix, colpath, IMPORT_MAX_COLLECTION)) != 0) {
+		char *what = xasprintf("the package's collection (%s)", entry);
+
+		S_extract_error(im, why, what, IMPORT_MAX_COLLECTION);
+		free(what);
 		goto out;
 	}
-	if (sqlite3_open_v2(colpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "select ver, models, decks from col", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
+	im->sql_steps = IMPORT_MAX_SQL_STEPS / 1000;
+	if ((db = S_sql_open(colpath, &im->sql_steps, &sqlerr)) == NULL) {
 		S_error(im, 0, "not an Anki collection: %s in the zip is not Anki's SQLite "
-		    "collection (SQLite says: %s)",
-		    ix == zip_name_locate(im->zip, ANKI_COLLECTION, 0) ? ANKI_COLLECTION :
-		    ANKI_COLLECTION_21, db ? sqlite3_errmsg(db) : "out of memory");
+		    "collection (SQLite says: %s)", entry, sqlerr);
+		goto out;
+	}
+	if (S_anki_tables(im, db, entry) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(db, "select ver, models, decks from col", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		S_sql_error(im, db, "not an Anki collection: %s in the zip is not Anki's SQLite "
+		    "collection", entry);
 		goto out;
 	}
 	ver = sqlite3_column_int64(st, 0);
@@ -385,15 +640,16 @@ S_read_anki(struct import *im, const char *tmpdir)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (S_models(im, db, models_json, &models, &nmodels) == -1 ||
-	    S_anki_notes(im, db, models, nmodels) == -1 || S_anki_media(im, db) == -1)
+	    S_anki_notes(im, db, models, nmodels) == -1 || S_anki_media(im, db) == -1 ||
+	    S_anki_deck(im, db, decks_json) == -1)
 		goto out;
-	S_anki_deck(im, db, decks_json);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	unlink(colpath);
 	free(colpath);
+	free(sqlerr);
 	free(models);
 	free(models_json);
 	free(decks_json);
@@ -764,11 +1020,13 @@ out:
 
 /* ---- the deck ------------------------------------------------------------ */
 
-/* 1 if s is a card id: letters, digits, '-', '_', ':', '.' or non-ASCII. */
+/* 1 if s is a card id: letters, digits, '-', '_', ':', '.' or non-ASCII characters (UTF-8). */
 static int
 S_is_id(const char *s)
 {
-	if (*s == '\0')
+	size_t at;
+
+	if (*s == '\0' || !S_is_text(s, strlen(s), &at))
 		return 0;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -888,33 +1146,18 @@ S_is_url(const char *src)
 	return (p > src && *p == ':') || src[0] == '/';
 }
 
-/* A file name safe in a URL and on any file system, unique among those given out. */
+/* A file name safe in a URL and on any file system, unique among those given out (anki_media_name). */
 static char *
 S_media_name(struct import *im, const char *name)
 {
-	char *base = xstrdup(path_basename(name)), *out, *p;
+	const char **taken = xcalloc(im->nmedia + 1, sizeof(*taken));
+	char *out;
 	size_t i;
-	int n = 1;
 
-	for (p = base; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (!(c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_') || (p == base && c == '.'))
-			*p = '_';
-	}
-	if (*base == '\0') {
-		free(base);
-		base = xstrdup("media");
-	}
-	out = xstrdup(base);
 	for (i = 0; i < im->nmedia; i++)
-		if (im->media[i].out && strcmp(im->media[i].out, out) == 0) {
-			free(out);
-			out = xasprintf("%d-%s", ++n, base);
-			i = (size_t)-1;
-		}
-	free(base);
+		taken[i] = im->media[i].out;
+	out = anki_media_name(path_basename(name), taken, im->nmedia);
+	free(taken);
 	return out;
 }
 
@@ -1135,8 +1378,15 @@ S_write_media(struct import *im, const char *dir, size_t *count)
 			return -1;
 		}
 		to = path_join(dir, m->out);
-		rc = m->index >= 0 ? S_zip_extract(im->zip, m->index, to) : file_copy(m->path, to);
-		if (rc == -1) {
+		if (m->index >= 0 && (rc = S_zip_extract(im->zip, m->index, to, IMPORT_MAX_MEDIA)) != 0) {
+			char *what = xasprintf("the image \"%s\"", m->name);
+
+			S_extract_error(im, rc, what, IMPORT_MAX_MEDIA);
+			free(what);
+			free(to);
+			return -1;
+		}
+		if (m->index < 0 && file_copy(m->path, to) == -1) {
 			S_error(im, 0, "cannot copy the image \"%s\" to %s", m->name, to);
 			free(to);
 			return -1;

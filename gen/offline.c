@@ -121,6 +121,7 @@ S_icon(const char *outdir, const char *name, int size, const struct colour *acce
 	cairo_t *cr = cairo_create(s);
 	char *path = path_join(outdir, name);
 	struct buf png;
+	cairo_status_t st;
 	int rc = -1, i;
 
 	buf_init(&png);
@@ -148,10 +149,11 @@ S_icon(const char *outdir, const char *name, int size, const struct colour *acce
 	}
 	cairo_stroke(cr);
 	cairo_surface_flush(s);
-	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS ||
-	    cairo_surface_write_to_png_stream(s, S_png_put, &png) != CAIRO_STATUS_SUCCESS) {
+	/* The status that failed: drawing's, else the PNG stream's own. */
+	if ((st = cairo_status(cr)) != CAIRO_STATUS_SUCCESS ||
+	    (st = cairo_surface_write_to_png_stream(s, S_png_put, &png)) != CAIRO_STATUS_SUCCESS) {
 		diag_error(dl, NULL, 0, 0, "cannot draw the app icon %s: %s", name,
-		    cairo_status_to_string(cairo_status(cr)));
+		    cairo_status_to_string(st));
 		goto out;
 	}
 	if (file_write(path, png.data, png.len) == -1) {

@@ -12,7 +12,13 @@ a hash of its bytes (an import renames the files it copies).
 
 `make` KINDs: anki (Anki's own note types and guids: HTML formatting, an
 image, a cloze note, a reversed note, tags, a subdeck-free deck), and the
-bad ones: script, schema18, anki21b, nocol, notsqlite.
+bad ones: script, schema18, anki21b, nocol, notsqlite; and the hostile
+ones: bomb (an image of 40 MiB of zeros), bigcol (a collection whose
+header claims more than quizdeck reads), view (notes an endless
+recursive view), toomany (more notes than one import takes), badutf8
+(a field not UTF-8), nul (a field holding a NUL byte), badguid (a
+quizdeck guid whose card id is not UTF-8), baddeck (a deck name not
+UTF-8), casemedia (images "A.png" and "a.png").
 """
 import hashlib
 import json
@@ -114,6 +120,15 @@ def make(out, kind):
     ]
     if kind == "script":
         note_rows[1] = (1600000000002, "b9T!pp3~Lk", 1, ["Hi", "<img src=x onerror=alert(1)>"], "", [0])
+    elif kind == "badutf8":
+        note_rows[3] = (1600000000004, "Rev&rsed", 2, ["der Hund", b"the d\xffg"], "", [0, 1])
+    elif kind == "nul":
+        note_rows[4] = (1600000000005, "l1st", 1, ["Lists", "before\0after"], "", [0])
+    elif kind == "badguid":
+        note_rows[0] = (1600000000001, b"quizdeck:german/card-\xff", 1, ["f", "b"], "", [0])
+    elif kind == "casemedia":
+        note_rows[1] = (1600000000002, "b9T!pp3~Lk", 1, ["Two", '<img src="A.png"><img src="a.png">'], "", [0])
+
     models = {
         "1": model(1, "Basic", 0, ["Front", "Back"], 1),
         "2": model(2, "Basic (and reversed card)", 0, ["Front", "Back"], 2),
@@ -121,29 +136,64 @@ def make(out, kind):
     }
     decks = {"1": {"id": 1, "name": "Default", "desc": ""},
              "1650000000000": {"id": 1650000000000, "name": "German & more", "desc": "Words <b>to learn</b>"}}
+    decks_json = json.dumps(decks)
+    if kind == "baddeck":
+        decks_json = decks_json.replace("German & more", "German \\udcff more")
     with tempfile.TemporaryDirectory() as tmp:
         col = os.path.join(tmp, "collection.anki2")
         db = sqlite3.connect(col)
         db.executescript(SCHEMA)
         db.execute("insert into col values (1,0,0,0,?,0,0,0,'{}',?,?,'{}','{}')",
-                   (ver, json.dumps(models), json.dumps(decks)))
+                   (ver, json.dumps(models), decks_json))
+        if kind == "baddeck":
+            # A lone surrogate escape is no character: the name SQLite's JSON gives back is not UTF-8.
+            db.execute("update col set decks = cast(replace(decks, '\\udcff', cast(x'ff' as text)) as text)")
         card = 1700000000000
         for pos, (nid, guid, mid, flds, tags, ords) in enumerate(note_rows):
+            flds = [f if isinstance(f, bytes) else f.encode() for f in flds]
             db.execute("insert into notes values (?,?,?,0,0,?,?,?,0,0,'')",
-                       (nid, guid, mid, tags, "\x1f".join(flds), flds[0]))
+                       (nid, guid, mid, tags, b"\x1f".join(flds), flds[0]))
             for o in ords:
                 card += 1
                 db.execute("insert into cards values (?,?,?,?,0,0,0,0,?,0,0,0,0,0,0,0,0,'')",
                            (card, nid, 1650000000000, o, pos + 1))
+        if kind == "toomany":
+            db.execute("with recursive r(i) as (select 1 union all select i + 1 from r limit 200001)"
+                       " insert into notes select 1600000000100 + i, 'g' || i, 1, 0, 0, '',"
+                       " 'f' || char(31) || 'b', 'f', 0, 0, '' from r")
+        if kind == "view":
+            db.executescript(
+                "drop table notes; create view notes as with recursive r(id) as"
+                " (select 1 union all select id + 1 from r) select id, 'g' || id as guid, 1 as mid,"
+                " 0 as mod, 0 as usn, '' as tags, 'f' || char(31) || 'b' as flds, '' as sfld,"
+                " 0 as csum, 0 as flags, '' as data from r;")
         db.commit()
         db.close()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+            if kind == "bomb":
+                z.write(col, "collection.anki2")
+                z.writestr("media", json.dumps({"0": "my cat.png"}))
+                with z.open("0", "w", force_zip64=True) as f:
+                    zeros = bytes(1 << 20)
+                    for _ in range(40):
+                        f.write(zeros)
+                return
+            if kind == "bigcol":
+                # A collection over a megabyte of zeros after its pages: it inflates
+                # more than any real file does.
+                with open(col, "ab") as f:
+                    f.write(bytes(8 << 20))
             if kind == "notsqlite":
                 z.writestr("collection.anki2", b"this is not SQLite" * 100)
             elif kind != "nocol":
                 z.write(col, "collection.anki2")
             if kind == "anki21b":
                 z.writestr("collection.anki21b", b"\x28\xb5\x2f\xfd")
+            if kind == "casemedia":
+                z.writestr("media", json.dumps({"0": "A.png", "1": "a.png"}))
+                z.writestr("0", PNG)
+                z.writestr("1", PNG + b"a")
+                return
             z.writestr("media", json.dumps({"0": "my cat.png"}))
             z.writestr("0", PNG)
 

@@ -122,7 +122,8 @@ fi
 
 # ---- 3. bad input -----------------------------------------------------------
 printf 'not a zip\n' >"$tmp/text.apkg"
-for k in script schema18 anki21b nocol notsqlite; do
+for k in script schema18 anki21b nocol notsqlite bomb bigcol view toomany badutf8 nul badguid \
+    baddeck casemedia; do
 	python3 tests/importcheck.py make "$tmp/$k.apkg" "$k"
 done
 printf 'Front,Back\nfine,ok\n"never closed,x\n' >"$tmp/open.csv"
@@ -178,6 +179,26 @@ bad "no such file" 1 "$tmp/none.apkg: error: cannot read the file: No such file 
     anki "$tmp/none.apkg"
 bad "bad --deck" 1 "quizdeck: error: bad deck name \"../up\": --deck takes a file name of letters, digits, '-', '_' and '.'" \
     anki --deck ../up "$tmp/anki.apkg"
+# Hostile packages: refused before they can fill the disk, hang the import
+# or write a deck the next build cannot read, and nothing left behind.
+bad "zip bomb image" 1 "$tmp/bomb.apkg: warning: 1 note has tags, which quizdeck's cards do not hold: they were not imported
+$tmp/bomb.apkg: error: the image \"my cat.png\" is larger than the 32 MB quizdeck imports: the package is damaged or not written by Anki" \
+    anki --deck bomb "$tmp/bomb.apkg"
+bad "zip bomb collection" 1 "$tmp/bigcol.apkg: error: the package's collection (collection.anki2) inflates over 200 times its compressed size, which no real file does: the package is damaged or hostile (a zip bomb)" \
+    anki --deck bigcol "$tmp/bigcol.apkg"
+bad "notes an endless view" 1 "$tmp/view.apkg: error: not an Anki collection: collection.anki2 in the zip makes \"notes\" a view, where Anki writes a table: the package is damaged or not written by Anki" \
+    anki --deck view "$tmp/view.apkg"
+bad "too many notes" 1 "$tmp/toomany.apkg: error: the collection holds 200006 notes, more than the 200000 one deck imports: export the deck you want on its own from Anki" \
+    anki --deck many "$tmp/toomany.apkg"
+bad "a field not UTF-8" 1 "$tmp/badutf8.apkg: error: note 1600000000004: its field 2 is not UTF-8 text: the package is damaged or not written by Anki; fix the note in Anki and export again" \
+    anki --deck u "$tmp/badutf8.apkg"
+bad "a field with NUL" 1 "$tmp/nul.apkg: error: note 1600000000005: its field 2 holds a NUL byte, which no text holds: the package is damaged or not written by Anki; fix the note in Anki and export again" \
+    anki --deck n "$tmp/nul.apkg"
+bad "a guid not UTF-8" 1 "$tmp/badguid.apkg: error: note 1600000000001: its guid is not UTF-8 text: the package is damaged or not written by Anki" \
+    anki "$tmp/badguid.apkg"
+bad "a deck name not UTF-8" 1 "$tmp/baddeck.apkg: error: the deck's name in the collection is not UTF-8 text, or holds a NUL byte: rename the deck in Anki and export again" \
+    anki "$tmp/baddeck.apkg"
+
 usage=$($Q import --help)
 bad "unknown format" 2 "quizdeck: unknown import format \"apkg\": anki or csv
 $usage" apkg "$tmp/anki.apkg"
@@ -197,6 +218,17 @@ else
 	ok "bare site: content/ made for a deck, not left behind by a refusal"
 fi
 
+# Images whose names differ only in case: two files on any disk.
+site cases
+$Q import -C "$tmp/cases" anki "$tmp/casemedia.apkg" >/dev/null 2>&1
+d="$tmp/cases/content/cards/german-more"
+if [ "$(ls "$d" 2>/dev/null | tr '\n' ' ')" = "2-a.png A.png " ] &&
+    grep -q '!\[\](german-more/A.png)!\[\](german-more/2-a.png)' "$d.md"; then
+	ok "media names: A.png and a.png imported as A.png and 2-a.png"
+else
+	fail "media names: $(ls "$d" 2>&1) $(grep png "$d.md")"
+fi
+
 # ---- 4. under the sanitizers ------------------------------------------------
 asan=${QUIZDECK_ASAN:-build/asan/quizdeck}
 if [ -x "$asan" ]; then
@@ -205,7 +237,9 @@ if [ -x "$asan" ]; then
 	for args in "anki $tmp/anki.apkg" "anki $tmp/fixture-1/export/kitchen-sink.apkg" \
 	    "csv $F/quotes.csv" "csv $F/headers.tsv" "csv $tmp/fixture-1/export/kitchen-sink.csv --deck ks2" \
 	    "anki $tmp/script.apkg --deck s" "anki $tmp/notsqlite.apkg" "anki $tmp/text.apkg" \
-	    "csv $tmp/open.csv"; do
+	    "csv $tmp/open.csv" "anki $tmp/bomb.apkg --deck b" "anki $tmp/bigcol.apkg --deck b" \
+	    "anki $tmp/view.apkg --deck v" "anki $tmp/badutf8.apkg --deck u" "anki $tmp/nul.apkg --deck n" \
+	    "anki $tmp/badguid.apkg" "anki $tmp/baddeck.apkg" "anki $tmp/casemedia.apkg --deck cm"; do
 		# shellcheck disable=SC2086
 		$asan import -C "$tmp/asan" $args >>"$tmp/asan.log" 2>&1
 	done

@@ -202,6 +202,32 @@ test_empty_and_unwritable(const char *dir)
 	diag_free(&dl);
 }
 
+/* One cleaning and numbering for the export's media and the import's images. */
+static void
+test_media_name(void)
+{
+	const char *taken[] = { "A.png", NULL, "2-a.png", "\xc3\x89t\xc3\xa9.png" };
+	struct { const char *base; size_t n; const char *want; } cases[] = {
+		{ "images/cat 1.png", 0, "images_cat_1.png" },
+		{ "a.png", 1, "2-a.png" },             /* A.png and a.png are one file on a case-insensitive disk */
+		{ "a.png", 3, "3-a.png" },             /* and 2-a.png is taken too; the NULL is skipped */
+		{ "\xc3\xa9t\xc3\xa9.png", 4, "2-\xc3\xa9t\xc3\xa9.png" },   /* folded beyond ASCII */
+		{ "b\xff\xc3.png", 0, "b__.png" },       /* bytes of no character */
+		{ ".hidden", 0, "_hidden" },
+		{ "", 0, "media" },
+	};
+	size_t i;
+
+	CHECK_GROUP("media names");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = anki_media_name(cases[i].base, taken, cases[i].n);
+
+		CHECK_STR(got, cases[i].want, "anki_media_name(\"%s\", %zu taken)", cases[i].base,
+		    cases[i].n);
+		free(got);
+	}
+}
+
 int
 main(void)
 {
@@ -210,6 +236,7 @@ main(void)
 
 	test_strip();
 	test_checksum();
+	test_media_name();
 	if (dir) {
 		test_kinds(dir);
 		test_empty_and_unwritable(dir);
