@@ -937,8 +937,15 @@ S_read_csv(struct import *im)
 				free(value);
 				if (hr == -1)
 					goto out;
+			} else {
+				/*
+				 * Anki reads any other line starting with '#' as a comment; one
+				 * among the cards, or not "#key:value" above them, may be a card.
+				 */
+				diag_warning(im->dl, im->o->file, line, 1, "a line starting with '#' is read "
+				    "as a comment, as Anki reads it, and not imported: if it is a card, put "
+				    "its first field in quotes (\"#...\")");
 			}
-			/* Anki reads any other line starting with '#' as a comment. */
 			p = *end == '\r' ? end + 1 : end;
 			if (*p == '\n')
 				p++;
@@ -1428,8 +1435,9 @@ import_run(const struct import_options *o, struct import_result *res, struct dia
 	char *content = path_join(o->site, "content"), *cards = path_join(content, "cards");
 	char *stage_tpl = path_join(content, ".import-XXXXXX"), *stage = NULL;
 	char *md_path = NULL, *media_dir = NULL, *staged_md = NULL, *staged_media = NULL, *name;
+	char *old_media = NULL;
 	struct buf md;
-	int rc = -1, made_content;
+	int rc = -1, made_content, moved = 0;
 
 	memset(&im, 0, sizeof(im));
 	memset(res, 0, sizeof(*res));
@@ -1474,19 +1482,38 @@ import_run(const struct import_options *o, struct import_result *res, struct dia
 		diag_error(dl, NULL, 0, 0, "cannot write %s: %s", cards, strerror(errno));
 		goto out;
 	}
-	if (o->force)
-		dir_remove(media_dir);
-	if ((res->media && rename(staged_media, media_dir) == -1) ||
-	    rename(staged_md, md_path) == -1) {
-		diag_error(dl, NULL, 0, 0, "cannot write %s: %s", md_path, strerror(errno));
+	/*
+	 * The old deck's images go aside into the stage, not away: a rename
+	 * that fails puts them back, and only success lets them go with it.
+	 */
+	old_media = path_join(stage, ".old-media");
+	if (o->force && path_is_dir(media_dir) && rename(media_dir, old_media) == -1) {
+		diag_error(dl, NULL, 0, 0, "cannot replace %s: %s", media_dir, strerror(errno));
 		goto out;
+	}
+	moved = o->force && path_is_dir(old_media);
+	if (res->media && rename(staged_media, media_dir) == -1) {
+		diag_error(dl, NULL, 0, 0, "cannot write %s: %s", media_dir, strerror(errno));
+		goto restore;
+	}
+	if (rename(staged_md, md_path) == -1) {
+		diag_error(dl, NULL, 0, 0, "cannot write %s: %s", md_path, strerror(errno));
+		if (res->media)
+			rename(media_dir, staged_media);
+		goto restore;
 	}
 	res->path = md_path;
 	md_path = NULL;
 	res->cards = im.n;
 	rc = 0;
+	goto out;
+restore:
+	if (moved && rename(old_media, media_dir) == -1)
+		diag_error(dl, NULL, 0, 0, "cannot put the old images back in %s: %s; they are in %s",
+		    media_dir, strerror(errno), old_media);
 out:
-	if (stage)
+	/* The stage holds the old images only when they could not be put back: keep them then. */
+	if (stage && !(rc == -1 && moved && path_is_dir(old_media)))
 		dir_remove(stage);
 	if (rc == -1 && made_content)
 		rmdir(content);
@@ -1499,5 +1526,6 @@ out:
 	free(media_dir);
 	free(staged_md);
 	free(staged_media);
+	free(old_media);
 	return rc;
 }

@@ -218,6 +218,20 @@ else
 	ok "bare site: content/ made for a deck, not left behind by a refusal"
 fi
 
+# A line starting with '#' is a comment, as Anki reads it: said, not dropped silently.
+site hash
+printf '#separator:comma\n# a note to self\nfront,back\n#hashtag,means\n"#quoted",kept\n' >"$tmp/hash.csv"
+out=$($Q import -C "$tmp/hash" csv "$tmp/hash.csv" 2>&1)
+want="$tmp/hash.csv:2:1: warning: a line starting with '#' is read as a comment, as Anki reads it, and not imported: if it is a card, put its first field in quotes (\"#...\")
+$tmp/hash.csv:4:1: warning: a line starting with '#' is read as a comment, as Anki reads it, and not imported: if it is a card, put its first field in quotes (\"#...\")
+imported 1 card into $tmp/hash/content/cards/hash.md"
+if [ "$out" = "$want" ] && grep -q '^## \\#quoted {#line-5}$' "$tmp/hash/content/cards/hash.md"; then
+	ok "csv: lines starting with '#' warned of, a quoted one imported"
+else
+	fail "csv: '#' lines: got:
+$out"
+fi
+
 # Images whose names differ only in case: two files on any disk.
 site cases
 $Q import -C "$tmp/cases" anki "$tmp/casemedia.apkg" >/dev/null 2>&1
@@ -227,6 +241,21 @@ if [ "$(ls "$d" 2>/dev/null | tr '\n' ' ')" = "2-a.png A.png " ] &&
 	ok "media names: A.png and a.png imported as A.png and 2-a.png"
 else
 	fail "media names: $(ls "$d" 2>&1) $(grep png "$d.md")"
+fi
+
+# --force whose last step fails: the old deck keeps its images.
+site forced
+$Q import -C "$tmp/forced" --deck old anki "$tmp/anki.apkg" >/dev/null 2>&1
+rm "$tmp/forced/content/cards/old.md"
+mkdir -p "$tmp/forced/content/cards/old.md/x"   # the Markdown cannot be renamed over it
+$Q import -C "$tmp/forced" --deck old --force anki "$tmp/casemedia.apkg" >"$tmp/forced.log" 2>&1
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(ls "$tmp/forced/content/cards/old")" = "my_cat.png" ] &&
+    [ -z "$(find "$tmp/forced/content" -name '.import-*')" ] &&
+    grep -q "error: cannot write $tmp/forced/content/cards/old.md: " "$tmp/forced.log"; then
+	ok "--force: a failed replacement leaves the old deck's images"
+else
+	fail "--force: status $rc, old/ holds $(ls "$tmp/forced/content/cards/old" 2>&1): $(cat "$tmp/forced.log")"
 fi
 
 # ---- 4. under the sanitizers ------------------------------------------------
