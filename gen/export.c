@@ -176,28 +176,18 @@ S_field_end(struct field *f)
 	return s;
 }
 
-/* The children of node (a heading's inlines, a block quote's blocks). */
+/*
+ * The children of node (a heading's inlines, a block quote's blocks);
+ * with cloze_markers, a cloze heading with every deletion as written
+ * around its rendered answer: Anki's Text field.
+ */
 static char *
 S_html_children(const struct site *site, const struct doc *doc, const char *prefix,
-    cmark_node *node, struct media *media, const char *media_prefix)
+    cmark_node *node, struct media *media, const char *media_prefix, int cloze_markers)
 {
 	struct field f;
 
-	S_field_begin(&f, site, doc, prefix, media, media_prefix, 0);
-	if (node)
-		render_out_children(f.r, &f.out, node);
-	render_out_footnotes(f.r, &f.out);
-	return S_field_end(&f);
-}
-
-/* A cloze heading with every deletion as written around its rendered answer: Anki's Text field. */
-static char *
-S_html_cloze(const struct site *site, const struct doc *doc, const char *prefix,
-    cmark_node *node, struct media *media, const char *media_prefix)
-{
-	struct field f;
-
-	S_field_begin(&f, site, doc, prefix, media, media_prefix, 1);
+	S_field_begin(&f, site, doc, prefix, media, media_prefix, cloze_markers);
 	if (node)
 		render_out_children(f.r, &f.out, node);
 	render_out_footnotes(f.r, &f.out);
@@ -232,20 +222,6 @@ S_html_option(const struct site *site, const struct doc *doc, const char *prefix
 			render_out_blocks(f.r, &f.out, c, c);
 	render_out_footnotes(f.r, &f.out);
 	return S_field_end(&f);
-}
-
-/* Text as HTML text: for a description, which is plain text. */
-static void
-S_put_escaped(struct buf *b, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		default: buf_putc(b, *s);
-		}
 }
 
 static const char *
@@ -307,19 +283,14 @@ S_deck_notes_free(struct deck_notes *dn)
 	free(dn->v);
 }
 
-/* 0, or -1 with an error when the deck's source cannot be read again. */
-static int
+static void
 S_deck_notes(const struct site *site, const struct deck *d, struct media *media,
-    struct deck_notes *dn, struct diag_list *dl)
+    struct deck_notes *dn)
 {
 	struct doc_tree *t = doc_tree_open(d->doc);
 	size_t i, k;
 
 	memset(dn, 0, sizeof(*dn));
-	if (t == NULL) {
-		diag_error(dl, d->doc->src->display, 0, 0, "cannot read the deck again to export it");
-		return -1;
-	}
 	dn->v = xcalloc(d->ncards + 1, sizeof(*dn->v));
 	for (i = 0; i < d->ncards; i += k) {
 		const struct card *c = &d->cards[i];
@@ -334,13 +305,11 @@ S_deck_notes(const struct site *site, const struct deck *d, struct media *media,
 		n->card = c;
 		n->ncards = k;
 		n->kind = c->kind == CARD_CLOZE ? ANKI_CLOZE : k > 1 ? ANKI_BASIC_REVERSED : ANKI_BASIC;
-		n->field[0] = n->kind == ANKI_CLOZE ? S_html_cloze(site, d->doc, prefix, h, media, "")
-		    : S_html_children(site, d->doc, prefix, h, media, "");
+		n->field[0] = S_html_children(site, d->doc, prefix, h, media, "", n->kind == ANKI_CLOZE);
 		n->field[1] = S_html_blocks(site, d->doc, prefix, cn ? &cn->back : &none, media, "");
 		free(prefix);
 	}
 	doc_tree_close(t);
-	return 0;
 }
 
 static int
@@ -358,8 +327,7 @@ S_write_anki(const struct site *site, const struct deck *d, const char *path, st
 	int rc;
 
 	memset(&media, 0, sizeof(media));
-	if (S_deck_notes(site, d, &media, &dn, dl) == -1)
-		return -1;
+	S_deck_notes(site, d, &media, &dn);
 	notes = xcalloc(dn.n + 1, sizeof(*notes));
 	keys = xcalloc(dn.n + 1, sizeof(*keys));
 	fields = xcalloc(2 * dn.n + 1, sizeof(*fields));
@@ -378,7 +346,7 @@ S_write_anki(const struct site *site, const struct deck *d, const char *path, st
 	}
 	buf_init(&desc);
 	buf_put(&desc, "", 0);
-	S_put_escaped(&desc, d->description);
+	buf_put_escaped(&desc, d->description, 1);
 	memset(&p, 0, sizeof(p));
 	p.deck = d->title;
 	p.description = buf_str(&desc);
@@ -442,8 +410,8 @@ S_csv(const struct site *site, const struct deck *d, struct buf *out, struct dia
 	struct deck_notes dn;
 	size_t i;
 
-	if (S_deck_notes(site, d, NULL, &dn, dl) == -1)
-		return -1;
+	(void)dl;
+	S_deck_notes(site, d, NULL, &dn);
 	/* Anki's file headers: what the columns are, so no import option needs setting. */
 	buf_puts(out, "#separator:comma\n#html:true\n"
 	    "#columns:Front or Text,Back or Back Extra,Deck,GUID,Notetype\n"
@@ -565,10 +533,7 @@ S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct dia
 	size_t i;
 
 	(void)site;
-	if (t == NULL) {
-		diag_error(dl, d->doc->src->display, 0, 0, "cannot read the deck again to export it");
-		return -1;
-	}
+	(void)dl;
 	for (i = 0; i < d->ncards; i++) {
 		const struct card *c = &d->cards[i];
 		const struct card_nodes *cn = doc_tree_card(t, c);
@@ -595,19 +560,6 @@ S_tsv(const struct site *site, const struct deck *d, struct buf *out, struct dia
 }
 
 /* ---- a test ------------------------------------------------------------ */
-
-/* Text in XML character data. */
-static void
-S_xml_text(struct buf *b, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		default: buf_putc(b, *s);
-		}
-}
 
 /* HTML in a CDATA section; a "]]>" in it is split across two sections. */
 static void
@@ -642,7 +594,7 @@ S_moodle_files(struct buf *b, const char *indent, const struct media *m, struct 
 		}
 		b64 = g_base64_encode((const guchar *)data, len);
 		buf_printf(b, "%s<file name=\"", indent);
-		S_xml_text(b, m->names[i]);
+		buf_put_escaped(b, m->names[i], 0);
 		buf_printf(b, "\" path=\"/\" encoding=\"base64\">%s</file>\n", b64);
 		g_free(b64);
 		free(data);
@@ -751,7 +703,7 @@ S_question_html(const struct site *site, const struct question *q, const struct 
 		    carry ? &qh->option_m[i] : NULL, pre);
 		if (qn->options[i].feedback)
 			qh->feedback[i] = S_html_children(site, doc, prefix, qn->options[i].feedback,
-			    carry ? &qh->feedback_m[i] : NULL, pre);
+			    carry ? &qh->feedback_m[i] : NULL, pre, 0);
 	}
 	free(prefix);
 }
@@ -791,7 +743,7 @@ S_question_name(struct buf *b, const char *stem)
 	{
 		char *s = xstrndup(stem, n);
 
-		S_xml_text(b, s);
+		buf_put_escaped(b, s, 0);
 		free(s);
 	}
 }
@@ -1019,7 +971,7 @@ S_moodle_numerical(const struct question *q, const struct question_html *qh, str
 			buf_puts(out, "      <unit>\n        <multiplier>");
 			S_number(out, S_unit_multiplier(q, u));
 			buf_puts(out, "</multiplier>\n        <unit_name>");
-			S_xml_text(out, u);
+			buf_put_escaped(out, u, 0);
 			buf_puts(out, "</unit_name>\n      </unit>\n");
 		}
 		buf_puts(out, "    </units>\n");
@@ -1049,7 +1001,7 @@ S_moodle_shortanswer(const struct question *q, const struct question_html *qh, s
 		buf_init(&t);
 		buf_put(&t, "", 0);
 		S_shortanswer_text(&t, q->options[i].answer ? q->options[i].answer : "");
-		S_xml_text(out, buf_str(&t));
+		buf_put_escaped(out, buf_str(&t), 0);
 		buf_free(&t);
 		buf_puts(out, "</text>\n");
 		if (S_moodle_feedback(out, qh, i, dl) == -1)
@@ -1072,7 +1024,7 @@ S_output_html(const struct question *q, const struct question_html *qh, int corr
 		if (!q->options[i].correct != !correct)
 			continue;
 		buf_puts(b, correct ? "<p>Accepted output:</p>\n<pre><code>" : "<p>A foreseen wrong output:</p>\n<pre><code>");
-		S_put_escaped(b, q->options[i].answer);
+		buf_put_escaped(b, q->options[i].answer, 1);
 		buf_puts(b, "</code></pre>\n");
 		if (qh->feedback[i]) {
 			buf_puts(b, qh->feedback[i]);
@@ -1163,7 +1115,7 @@ S_moodle_question(const struct site *site, const struct question *q, const struc
 		goto out;
 	buf_printf(out, "    <defaultgrade>1</defaultgrade>\n    <penalty>%s</penalty>\n"
 	    "    <hidden>0</hidden>\n    <idnumber>", strcmp(type, "essay") == 0 ? "0" : "0.3333333");
-	S_xml_text(out, q->id);
+	buf_put_escaped(out, q->id, 0);
 	buf_puts(out, "</idnumber>\n");
 	if (strcmp(type, "numerical") == 0)
 		rc = S_moodle_numerical(q, &qh, out, dl);
@@ -1193,10 +1145,6 @@ S_moodle(const struct site *site, const struct test *te, struct buf *out, struct
 		const struct topic *tp = te->topics[i];
 		struct doc_tree *t = doc_tree_open(tp->doc);
 
-		if (t == NULL) {
-			diag_error(dl, tp->doc->src->display, 0, 0, "cannot read the topic again to export it");
-			return -1;
-		}
 		buf_puts(out, "  <question type=\"category\">\n    <category>\n      <text>$course$/top/");
 		{
 			struct buf path;
@@ -1208,7 +1156,7 @@ S_moodle(const struct site *site, const struct test *te, struct buf *out, struct
 				buf_putc(&path, '/');
 				S_category_part(&path, tp->title);
 			}
-			S_xml_text(out, buf_str(&path));
+			buf_put_escaped(out, buf_str(&path), 0);
 			buf_free(&path);
 		}
 		buf_puts(out, "</text>\n    </category>\n  </question>\n");
@@ -1319,7 +1267,7 @@ S_gift_question(const struct site *site, const struct question *q, const struct 
 		char *in = lang_format(site->lang, "export.unit", "unit", S_question_unit(q), NULL);
 
 		buf_puts(&general, "\n<p>");
-		S_put_escaped(&general, in);
+		buf_put_escaped(&general, in, 1);
 		buf_puts(&general, "</p>");
 		free(in);
 		S_gift_text(out, buf_str(&general));
@@ -1363,15 +1311,12 @@ S_gift(const struct site *site, const struct test *te, struct buf *out, struct d
 {
 	size_t i, k;
 
+	(void)dl;
 	for (i = 0; i < te->ntopics; i++) {
 		const struct topic *tp = te->topics[i];
 		struct doc_tree *t = doc_tree_open(tp->doc);
 		struct buf path;
 
-		if (t == NULL) {
-			diag_error(dl, tp->doc->src->display, 0, 0, "cannot read the topic again to export it");
-			return -1;
-		}
 		buf_init(&path);
 		buf_put(&path, "", 0);
 		S_category_part(&path, te->title);

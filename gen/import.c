@@ -795,15 +795,18 @@ S_text_html(const char *s)
 
 	buf_init(&b);
 	buf_put(&b, "", 0);
-	for (; *s; s++)
-		switch (*s) {
-		case '&': buf_puts(&b, "&amp;"); break;
-		case '<': buf_puts(&b, "&lt;"); break;
-		case '>': buf_puts(&b, "&gt;"); break;
-		case '\n': buf_puts(&b, "<br>"); break;
-		case '\r': break;
-		default: buf_putc(&b, *s);
-		}
+	while (*s) {
+		size_t n = strcspn(s, "\r\n");
+		char *line = xstrndup(s, n);
+
+		buf_put_escaped(&b, line, 0);
+		free(line);
+		s += n;
+		if (*s == '\n')
+			buf_puts(&b, "<br>");
+		if (*s)
+			s++;
+	}
 	return buf_detach(&b);
 }
 

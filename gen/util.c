@@ -238,6 +238,24 @@ buf_put_json_string(struct buf *b, const char *s)
 }
 
 void
+buf_put_escaped(struct buf *b, const char *s, int quotes)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"':
+			if (quotes) {
+				buf_puts(b, "&quot;");
+				break;
+			}
+			/* FALLTHROUGH */
+		default: buf_putc(b, *s);
+		}
+}
+
+void
 buf_put_utf8(struct buf *b, uint32_t cp)
 {
 	unsigned char s[4];

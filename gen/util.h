@@ -64,6 +64,11 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
  * script: no raw control character, '<', line or paragraph separator.
  */
 void buf_put_json_string(struct buf *b, const char *s);
+/*
+ * Appends s (NULL: nothing) as HTML or XML text: '&', '<' and '>' as
+ * entities, and '"' too with quotes (for an attribute's value).
+ */
+void buf_put_escaped(struct buf *b, const char *s, int quotes);
 /* Appends the UTF-8 encoding of code point cp (must be valid). */
 void buf_put_utf8(struct buf *b, uint32_t cp);
 /* Hands the contents to the caller (who frees them) and empties b. */
