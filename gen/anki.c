@@ -273,6 +273,12 @@ anki_field_checksum(const char *html)
 
 /* ---- the collection's JSON --------------------------------------------- */
 
+/*
+ * A JSON string as Anki writes one. Not util's buf_put_json_string,
+ * which escapes '<', line breaks and U+2028/9 for JSON inside a page's
+ * <script>: the same values, other bytes, and a package's bytes are
+ * what a rebuild must reproduce.
+ */
 static void
 S_json_string(struct buf *b, const char *s)
 {

@@ -515,6 +515,7 @@ S_write_exports(const struct site *site, const struct build_options *opt, const 
 	eo.nnames = opt->ndecks;
 	eo.jobs = S_jobs(opt);
 	eo.stop = &build_cancelled;
+	eo.warn_unkept = !opt->html;
 	return export_write(site, exportdir, &eo, written, dl);
 }
 

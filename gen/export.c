@@ -98,8 +98,22 @@ struct urls {
 	const char *media_prefix;  /* before a carried image's name */
 };
 
+/*
+ * The first link or image of the export file being written that could
+ * not be kept, having no site address (base_url) to lead to: warned of
+ * once, after the file.
+ */
+struct dropped {
+	const char *file;          /* the source's display name; NULL: none yet */
+	int line, col;
+	int is_image;
+};
+
+/* The current job's, on its thread: S_run sets it around the file it writes. */
+static _Thread_local struct dropped *S_dropped;
+
 static char *
-S_export_url(void *arg, const char *dest, int is_image)
+S_export_url(void *arg, cmark_node *node, const char *dest, int is_image)
 {
 	struct urls *u = arg;
 	const char *base = u->site->cfg.base_url;
@@ -114,6 +128,12 @@ S_export_url(void *arg, const char *dest, int is_image)
 		res = xconcat(u->media_prefix, S_media_add(u->media, a), NULL);
 	else if (base && *base)
 		res = xconcat(base, "/", target, NULL);
+	else if (S_dropped && S_dropped->file == NULL) {
+		S_dropped->file = u->doc->src->display;
+		S_dropped->line = cmark_node_get_start_line(node) + u->doc->src->body_line - 1;
+		S_dropped->col = cmark_node_get_start_column(node);
+		S_dropped->is_image = is_image;
+	}
 	free(target);
 	return res;
 }
@@ -1355,23 +1375,32 @@ struct export_batch {
 };
 
 static int
-S_run(const struct site *site, struct export_job *j)
+S_run(const struct site *site, struct export_job *j, int warn_unkept)
 {
 	struct buf out;
+	struct dropped dropped = { NULL, 0, 0, 0 };
 	int rc = -1;
 
-	if (j->f == EXPORT_ANKI)
-		return S_write_anki(site, j->deck, j->tmp, &j->dl);
 	buf_init(&out);
 	buf_put(&out, "", 0);
+	S_dropped = warn_unkept ? &dropped : NULL;
 	switch (j->f) {
+	case EXPORT_ANKI: rc = S_write_anki(site, j->deck, j->tmp, &j->dl); break;
 	case EXPORT_CSV: rc = S_csv(site, j->deck, &out, &j->dl); break;
 	case EXPORT_TSV: rc = S_tsv(site, j->deck, &out, &j->dl); break;
 	case EXPORT_MOODLE: rc = S_moodle(site, j->test, &out, &j->dl); break;
 	case EXPORT_GIFT: rc = S_gift(site, j->test, &out, &j->dl); break;
 	default: break;
 	}
-	if (rc == 0 && file_write(j->tmp, out.data, out.len) == -1) {
+	S_dropped = NULL;
+	if (dropped.file)
+		diag_warning(&j->dl, dropped.file, dropped.line, dropped.col, dropped.is_image ?
+		    "the export %s keeps only the alt text of this image, and of any other of the "
+		    "site's: it has no address to load them from (set base_url in site.toml to keep "
+		    "them)" : "the export %s keeps only the text of this link into the site, and of "
+		    "any other: it has no address to lead to (set base_url in site.toml to keep them)",
+		    path_basename(j->path));
+	if (rc == 0 && j->f != EXPORT_ANKI && file_write(j->tmp, out.data, out.len) == -1) {
 		diag_error(&j->dl, NULL, 0, 0, "cannot write %s: %s", j->tmp, strerror(errno));
 		rc = -1;
 	}
@@ -1390,7 +1419,7 @@ S_job(void *arg, size_t i, int worker)
 		j->rc = -1;
 		return;
 	}
-	j->rc = S_run(eb->site, j);
+	j->rc = S_run(eb->site, j, eb->opt->warn_unkept);
 	if (j->rc == 0 && rename(j->tmp, j->path) == -1) {
 		diag_error(&j->dl, NULL, 0, 0, "cannot write %s: %s", j->path, strerror(errno));
 		j->rc = -1;

@@ -26,6 +26,13 @@ struct export_options {
 	size_t nnames;
 	int jobs;                  /* threads; the files are the same for any number */
 	const volatile sig_atomic_t *stop;  /* read between files (a signal handler may set it), or NULL */
+	/*
+	 * Warn, once per file, where a link or image into the site is kept
+	 * as its text for want of base_url: set where the exports are asked
+	 * for (quizdeck export), not where a build writes them beside the
+	 * site, whose lack of an address is the site's own choice.
+	 */
+	int warn_unkept;
 };
 
 /*

@@ -124,10 +124,10 @@ S_site_url(const struct site *site, const struct doc *doc, const char *page, con
 }
 
 static char *
-S_url(struct render *r, const char *dest, int is_image)
+S_url(struct render *r, cmark_node *node, const char *dest, int is_image)
 {
 	if (r->o.url)
-		return r->o.url(r->o.url_arg, dest, is_image);
+		return r->o.url(r->o.url_arg, node, dest, is_image);
 	if (r->page == NULL)
 		r->page = url_encode_path(r->o.page_url);
 	return S_site_url(r->o.site, r->o.doc, r->page, dest, is_image);
@@ -634,7 +634,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		const char *title = cmark_node_get_title(node);
 		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 
-		if ((s = S_url(r, dest, 0)) == NULL)
+		if ((s = S_url(r, node, dest, 0)) == NULL)
 			return 0;           /* the text stays, the link goes */
 		else {
 			S_open(r, "a", NULL);
@@ -650,7 +650,7 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		const char *dest = cmark_node_get_url(node) ? cmark_node_get_url(node) : "";
 		char *alt = md_plain_text(node);
 
-		s = S_url(r, dest, 1);
+		s = S_url(r, node, dest, 1);
 		if (s == NULL)
 			S_text(r, alt);     /* an image that must not load: its words stay */
 		else {

@@ -35,12 +35,13 @@ struct render_opts {
 	const char *footnotes_label;
 	/*
 	 * HTML that leaves the site (an export): when set, each link's and
-	 * image's destination as written in doc goes to url(url_arg, ...),
-	 * which returns the URL to write (caller frees) or NULL to leave it
-	 * out (a link keeps its text, an image its alt text). NULL: URLs
-	 * lead to the site's pages, relative to page_url.
+	 * image's destination as written in doc goes to url(url_arg, ...)
+	 * with its node (where the source has it), which returns the URL to
+	 * write (caller frees) or NULL to leave it out (a link keeps its
+	 * text, an image its alt text). NULL: URLs lead to the site's pages,
+	 * relative to page_url.
 	 */
-	char *(*url)(void *url_arg, const char *dest, int is_image);
+	char *(*url)(void *url_arg, cmark_node *node, const char *dest, int is_image);
 	void *url_arg;
 	/*
 	 * A cloze card's heading: deletion `cloze` is written as a blank

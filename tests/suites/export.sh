@@ -173,6 +173,30 @@ for f in anki csv tsv moodle gift all; do
 	fi
 done
 
+# Without base_url, `quizdeck export` says once per file where the first
+# link or image into the site was kept as its text; with it, nothing; a
+# build that writes the exports beside the site stays quiet.
+$Q export -q -C "$tmp/nobase-site" -o "$tmp/nobase-x" all >/dev/null 2>"$tmp/unkept.err"
+want="content/cards/kitchen-sink.md:33:1: warning: the export kitchen-sink.csv keeps only the alt text of this image, and of any other of the site's: it has no address to load them from (set base_url in site.toml to keep them)
+content/cards/kitchen-sink.md:39:16: warning: the export kitchen-sink.apkg keeps only the text of this link into the site, and of any other: it has no address to lead to (set base_url in site.toml to keep them)
+content/quiz/mixed/multi.md:28:1: warning: question \"all-even\" marks all 2 options correct, so no answer can be wrong: mark the wrong ones [ ]
+content/quiz/mixed/single.md:22:41: warning: the export mixed.xml keeps only the text of this link into the site, and of any other: it has no address to lead to (set base_url in site.toml to keep them)
+content/quiz/mixed/single.md:22:41: warning: the export mixed.gift.txt keeps only the text of this link into the site, and of any other: it has no address to lead to (set base_url in site.toml to keep them)
+content/quiz/mixed/typed.md:10:1: warning: the wrong answer \"26.2 mi ± 0.1\" is in mi, a unit no right answer of question \"marathon\" uses, so Moodle cannot compare it and the export leaves it out: write it in km"
+if [ "$(cat "$tmp/unkept.err")" = "$want" ]; then
+	ok "no base_url: the first link or image kept as text warned of, once per file"
+else
+	fail "no base_url: got:
+$(cat "$tmp/unkept.err")"
+fi
+$Q export -q -C "$F" -o "$tmp/base-x" all >/dev/null 2>"$tmp/kept.err"
+$Q build -q --no-pdf -C "$tmp/nobase-site" -o "$tmp/nobase-b" >/dev/null 2>"$tmp/nobase-b.err"
+if ! grep -q "base_url" "$tmp/kept.err" "$tmp/nobase-b.err"; then
+	ok "base_url set, or exports written by a build: no such warning"
+else
+	fail "base_url: $(grep -h base_url "$tmp/kept.err" "$tmp/nobase-b.err")"
+fi
+
 # ---- 4. sanitizers ----------------------------------------------------------
 asan=${QUIZDECK_ASAN:-build/asan/quizdeck}
 if [ -x "$asan" ]; then
