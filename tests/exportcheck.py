@@ -289,7 +289,7 @@ def site_tests(site, out):
             q["option_text"] = [x.strip() for _, x in inner(body, "div", "option-text")]
             q["typed"] = []
             for ta, tb in Elements(body, lambda t, x: t == "li" and has_class(x, "typed-answer")).result():
-                m = re.search(r'<div class="option-feedback">(.*)</div>', tb, re.S)
+                m = re.search(r'<div class="option-feedback"[^>]*>(.*)</div>', tb, re.S)
                 q["typed"].append({"correct": ta.get("data-correct") == "true", "answer": ta.get("data-answer"),
                                    "min": ta.get("data-min"), "max": ta.get("data-max"),
                                    "unit": ta.get("data-unit") or "",
@@ -603,7 +603,7 @@ def check_multichoice(q, qw, src, page, base, site_files):
                "%s answer %d text" % (qw, k), at)
         report((fr[k] > 0) == correct, "%s answer %d is right exactly when the source marks it" % (qw, k), fr[k])
         fb = texts_and_files(a.find("feedback"), "%s answer %d feedback" % (qw, k), site_files)
-        m = re.search(r'<div class="option-feedback">(.*)</div>', obody, re.S)
+        m = re.search(r'<div class="option-feedback"[^>]*>(.*)</div>', obody, re.S)
         want_fb = map_urls(m.group(1).strip(), page, base, "moodle") if m else ""
         report(fb == want_fb, "%s answer %d feedback is the option's" % (qw, k), "%r != %r" % (fb, want_fb))
 
@@ -908,7 +908,7 @@ def check_gift(path, slug, title, topics, base):
                     fr.append(100.0 if s == "=" else 0.0)
                 report(gift_unescape(p) == map_urls(otext, page, base, "absolute"),
                        "%s answer %r" % (qw, gift_unescape(p)[:30]), "want %r" % otext)
-                m2 = re.search(r'<div class="option-feedback">(.*)</div>', obody, re.S)
+                m2 = re.search(r'<div class="option-feedback"[^>]*>(.*)</div>', obody, re.S)
                 want_fb = map_urls(m2.group(1).strip(), page, base, "absolute") if m2 else None
                 report(fb == want_fb, "%s answer feedback" % qw, "%r != %r" % (fb, want_fb))
                 report((fr[-1] > 0) == correct, "%s answer right exactly when marked" % qw, fr[-1])
