@@ -271,7 +271,7 @@ exports['typed answers: a decimal comma where the language writes one'] = async 
 			{ stdio: ['ignore', 'pipe', 'pipe'] });
 		await page.goto('file://' + path.join(dir, 'out/quiz/blase/index.html') + '?topic=&mix=steady&count=1&reveal=each');
 		assert.equal(await page.locator('#questions article#blase').getAttribute('data-decimal-comma'), 'true');
-		assert.match(await page.locator('#questions article#blase .typed-prompt').textContent(), /\(or with a comma: 0,25\)/);
+		assert.match(await page.locator('#questions article#blase .typed-prompt').textContent(), /\(oder mit Komma: 0,25\)/);
 		/* The site is in German, so is the test. */
 		await page.getByRole('button', { name: 'Test starten' }).click();
 		await page.getByRole('textbox', { name: 'Deine Antwort' }).fill('0,2');
