@@ -78,7 +78,7 @@ function domProblems(cssom) {
 			/* The scripts may size things through el.style (CSSOM), which the CSP allows. */
 			if ((n === 'style' && !cssom) || n === 'srcdoc') bad.push(n + ' on <' + tag + '>');
 		}
-		if (tag === 'script' && !/(^|\/)assets\/[a-z]+(-[a-z]+)*\.js$/.test(el.getAttribute('src') || ''))
+		if (tag === 'script' && !/(^|\/)assets\/[a-z0-9]+(-[a-z0-9]+)*\.js$/.test(el.getAttribute('src') || ''))
 			bad.push('script ' + JSON.stringify(el.getAttribute('src') || el.textContent.slice(0, 40)));
 		if (tag === 'meta' && el.httpEquiv && el.httpEquiv.toLowerCase() !== 'content-security-policy')
 			bad.push('meta http-equiv ' + el.httpEquiv);
