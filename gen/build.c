@@ -712,7 +712,8 @@ build_finish(struct build *b, const struct site *site, struct diag_list *dl)
 		}
 		goto out;
 	}
-	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, opt->cache, opt->offline, dl) == -1 ||
+	if (html_build(site, b->staging, S_jobs(opt), &build_cancelled, opt->cache, opt->offline,
+	    opt->exports, dl) == -1 ||
 	    S_should_stop())
 		goto out;
 	if (opt->pdf && (S_write_pdfs(site, opt, b->printdir, 0, &pdfs, dl) == -1 || S_should_stop()))

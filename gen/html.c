@@ -23,6 +23,7 @@
 #include "lang.h"
 #include "links.h"
 #include "markdown.h"
+#include "outputs.h"
 #include "pool.h"
 #include "render.h"
 #include "search.h"
@@ -68,6 +69,7 @@ struct html {
 	struct theme_writer *writer;
 	const volatile sig_atomic_t *stop; /* S_site_write's: non-zero ends the pages */
 	int offline;               /* pages link the manifest and offline.js; offline.html is written */
+	unsigned exports;          /* html_build's: the export formats written, to link */
 };
 
 /* A topic's questions as a test page shows them. */
@@ -201,6 +203,40 @@ S_url_var(struct tvars *v, const char *name, const char *path, const char *fragm
 	}
 	tvars_text(v, name, url);
 	free(url);
+}
+
+/*
+ * The template values linking a deck's or a test's exports, by format
+ * ("export-" and the format's name for `quizdeck export`): static, as
+ * tvars keeps a value's name without copying it.
+ */
+static const char *const S_export_vars_names[EXPORT_NFORMATS] = {
+	[EXPORT_ANKI] = "export-anki", [EXPORT_CSV] = "export-csv", [EXPORT_TSV] = "export-tsv",
+	[EXPORT_MOODLE] = "export-moodle", [EXPORT_GIFT] = "export-gift",
+};
+
+/*
+ * Sets a deck's or a test's (of_tests tells which) export values, each
+ * only when the build writes that file, and "exports" when it writes
+ * any of them.
+ */
+static void
+S_export_vars(const struct html *h, struct tvars *v, const char *slug, int of_tests)
+{
+	int f, any = 0;
+
+	for (f = 0; f < EXPORT_NFORMATS; f++) {
+		char *path;
+
+		if (!(h->exports & (1u << f)) || outputs_export_formats[f].of_tests != of_tests)
+			continue;
+		path = outputs_export_path((enum export_format)f, slug);
+		S_url_var(v, S_export_vars_names[f], path, NULL);
+		free(path);
+		any = 1;
+	}
+	if (any)
+		tvars_text(v, "exports", "1");
 }
 
 static struct render *
@@ -1200,6 +1236,8 @@ S_test(struct html *h, const struct test *t, size_t index)
 	tvars_text(v, "counts", s);
 	free(s);
 
+	S_export_vars(h, v, t->slug, 1);
+
 	/* The set-up form's settings. */
 	tvars_text(v, "test-slug", t->slug);
 	deflen = cfg->quiz.questions > 0 && (size_t)cfg->quiz.questions < t->nquestions ?
@@ -1403,6 +1441,7 @@ S_deck(struct html *h, struct deck *d, size_t index)
 	}
 	tvars_html(v, "lede", p[0].s, p[0].len);
 	S_url_var(v, "pdf", d->pdf_url, NULL);
+	S_export_vars(h, v, d->slug, 0);
 	tvars_text(v, "deck-slug", d->slug);
 	s = S_plural(h, "counts.all-cards", d->ncards);
 	tvars_text(v, "all-title", s);
@@ -2512,7 +2551,8 @@ S_site_close(struct html_site *hs)
 
 int
 html_build(const struct site *site, const char *outdir, int nthreads,
-    const volatile sig_atomic_t *stop, struct cache *cache, int offline, struct diag_list *dl)
+    const volatile sig_atomic_t *stop, struct cache *cache, int offline, unsigned exports,
+    struct diag_list *dl)
 {
 	struct html_site *hs = S_site_open(site, dl);
 	int rc;
@@ -2530,6 +2570,7 @@ html_build(const struct site *site, const char *outdir, int nthreads,
 			    lang_key(site->lang, i)), lang_value(site->lang, i));
 	}
 	hs->h.offline = offline;
+	hs->h.exports = exports;
 	rc = outdir ? S_site_write(hs, outdir, nthreads, stop, dl) : 0;
 	S_site_close(hs);
 	return rc;

@@ -30,8 +30,14 @@
  * With offline set (a build to host, not serve's) every page links the
  * manifest and assets/offline.js, which registers the service worker
  * (offline.h), and OUTPUT_OFFLINE_PAGE is written for the worker to show.
+ *
+ * exports holds the bits 1 << enum export_format (outputs.h) of the
+ * exports the build writes beside the pages, for every deck and test:
+ * deck and test pages link those files, and only those (0 for serve and
+ * --no-export, which write none).
  */
 int html_build(const struct site *site, const char *outdir, int nthreads,
-    const volatile sig_atomic_t *stop, struct cache *cache, int offline, struct diag_list *dl);
+    const volatile sig_atomic_t *stop, struct cache *cache, int offline, unsigned exports,
+    struct diag_list *dl);
 
 #endif

@@ -545,7 +545,7 @@ S_check_outputs(const struct site *site, struct diag_list *dl)
 	static const struct handout_choice whole;
 	size_t i;
 
-	html_build(site, NULL, 1, NULL, NULL, 0, dl);
+	html_build(site, NULL, 1, NULL, NULL, 0, 0, dl);
 	for (i = 0; i < site->ndecks; i++)
 		if (pdf_write_deck(site, site->decks[i], &site->cfg.print, NULL, site->jobs,
 		    NULL, dl) == -1)

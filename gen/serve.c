@@ -1017,7 +1017,7 @@ S_build_all(struct serve *sv, int initial, struct site *site, struct diag_list *
 	if (diag_failed(dl))
 		return -1;
 	if (sv->cache && !sv->full)
-		rc = html_build(site, sv->sitedir, pool_default_threads(), &S_stop_signal, sv->cache, 0, dl);
+		rc = html_build(site, sv->sitedir, pool_default_threads(), &S_stop_signal, sv->cache, 0, 0, dl);
 	else {
 		cache_free(sv->cache);
 		sv->cache = cache_new();

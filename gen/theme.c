@@ -420,11 +420,13 @@ static const struct tname S_test_names[] = {
 	{ "reveal-each", NULL }, { "reveal-end", NULL }, { "all-topics", NULL },
 	{ "topics", S_test_topic_items }, { "estimate", NULL }, { "samples", NULL },
 	{ "bank-title", NULL }, { "questions", NULL }, { "deeper", S_deeper_items },
+	{ "exports", NULL }, { "export-moodle", NULL }, { "export-gift", NULL },
 	{ NULL, NULL },
 };
 static const struct tname S_deck_names[] = {
 	{ "eyebrow", NULL }, { "lede", NULL }, { "pdf", NULL }, { "deck-slug", NULL },
-	{ "all-title", NULL }, { "cards", NULL }, { NULL, NULL },
+	{ "all-title", NULL }, { "cards", NULL }, { "exports", NULL }, { "export-anki", NULL },
+	{ "export-csv", NULL }, { "export-tsv", NULL }, { NULL, NULL },
 };
 static const struct tname S_toc_items[] = {
 	{ "url", NULL }, { "title", NULL }, { "class", NULL }, { NULL, NULL },

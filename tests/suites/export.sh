@@ -164,6 +164,68 @@ if [ "$rc" -eq 0 ] && [ -f "$tmp/noexport/index.html" ] && [ ! -e "$tmp/noexport
 else
 	fail "build --no-export: status $rc"
 fi
+
+# The pages link the exports: each deck page its .apkg, .csv and .tsv,
+# each test page its .xml and .gift.txt, every link to a file written and
+# every file written linked; under --no-export no page links export/.
+# pagelinks OUT WANT: WANT is "all" or "none"; prints what is wrong, if anything.
+pagelinks() {
+	python3 - "$1" "$2" 2>&1 <<'PY'
+import os, re, sys
+from urllib.parse import unquote
+out, want = sys.argv[1], sys.argv[2]
+kinds = {"page-deck": [".apkg", ".csv", ".tsv"], "page-test": [".xml", ".gift.txt"]}
+linked, problems, pages = set(), [], {"page-deck": 0, "page-test": 0}
+for dirpath, _, files in os.walk(out):
+    for f in files:
+        if not f.endswith(".html"):
+            continue
+        path = os.path.join(dirpath, f)
+        html = open(path, encoding="utf-8").read()
+        rel = os.path.relpath(path, out)
+        body = re.search(r'<body[^>]*class="([^"]*)"', html)
+        kind = next((k for k in kinds if body and k in body.group(1).split()), None)
+        hrefs = [unquote(h) for h in re.findall(r'href="([^"#?]*)"', html)]
+        targets = [os.path.normpath(os.path.join(dirpath, h)) for h in hrefs if "export/" in h]
+        if want == "none":
+            if targets:
+                problems.append(rel + " links " + targets[0])
+            continue
+        for t in targets:
+            if not os.path.isfile(t):
+                problems.append(rel + " links " + os.path.relpath(t, out) + ", which is not written")
+            linked.add(os.path.relpath(t, out))
+        if kind:
+            pages[kind] += 1
+            slug = os.path.basename(dirpath)
+            mine = sorted(os.path.relpath(t, out) for t in targets)
+            expect = sorted("export/" + slug + s for s in kinds[kind])
+            if mine != expect:
+                problems.append(rel + " links " + str(mine) + ", want " + str(expect))
+if want == "all":
+    exportdir = os.path.join(out, "export")
+    written = {"export/" + f for f in os.listdir(exportdir)} if os.path.isdir(exportdir) else set()
+    if written - linked:
+        problems.append("written but linked from no page: " + ", ".join(sorted(written - linked)))
+    if not pages["page-deck"] or not pages["page-test"]:
+        problems.append("no deck or no test page seen: " + str(pages))
+print("; ".join(problems[:5]))
+PY
+}
+for case in fixture default; do
+	why=$(pagelinks "$tmp/$case" all)
+	if [ -z "$why" ]; then
+		ok "$case: every deck and test page links its exports, each written, and every export is linked"
+	else
+		fail "$case: $why"
+	fi
+done
+why=$(pagelinks "$tmp/noexport" none)
+if [ -z "$why" ] && [ -f "$tmp/noexport/index.html" ]; then
+	ok "build --no-export: no page links out/export/"
+else
+	fail "build --no-export: $why"
+fi
 $Q export --help >"$tmp/help" 2>&1
 for f in anki csv tsv moodle gift all; do
 	if grep -q "^  $f " "$tmp/help"; then

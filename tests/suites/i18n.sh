@@ -74,6 +74,10 @@ if [ -f "$tmp/de/out/index.html" ]; then
 		ok "the stylesheets write no words of their own"
 	fi
 	has "de: the deck page" "$out/cards/distributed-training/index.html" 'Lernkarten · ' 'Karten dieses Stapels'
+	has "de: the deck page's links to the exports" "$out/cards/distributed-training/index.html" \
+	    '<span>Diese Karten exportieren:</span>' '>Anki-Paket (.apkg)</a>'
+	has "de: the test page's links to the exports" "$out/quiz/distributed-training/index.html" \
+	    '<span>Diesen Test für Moodle exportieren:</span>' '>Moodle-XML</a>'
 	has "de: a chapter's eyebrow and its Practise this" "$out/guide/pipeline/index.html" \
 	    'Leitfaden · Kapitel ' 'aria-label="Üben: ' 'Frage · ' 'aria-label="Link zu diesem Abschnitt"'
 	has "de: the guide's contents" "$out/guide/index.html" '13 Kapitel'
@@ -92,6 +96,10 @@ if [ -f "$tmp/ar/out/index.html" ]; then
 	    '>اختبار تدريبي<' '>بطاقات تعليمية<' '>الدليل<' '30 سؤالًا'
 	has "ar: the test page" "$out/quiz/distributed-training/index.html" \
 	    'اختبار تدريبي · 30 سؤالًا' 'أظهر الإجابة' 'أخفِ الإجابة' 'كل المواضيع (30)'
+	has "ar: the deck page's links to the exports" "$out/cards/distributed-training/index.html" \
+	    '<span>صدّر هذه البطاقات:</span>' '>حزمة Anki'
+	has "ar: the test page's links to the exports" "$out/quiz/distributed-training/index.html" \
+	    '<span>صدّر هذا الاختبار إلى Moodle:</span>'
 	has "ar: a chapter's eyebrow in Latin digits" "$out/guide/pipeline/index.html" 'الدليل · الفصل '
 	has "ar: the guide's contents: 13 chapters is many" "$out/guide/index.html" '13 فصلًا'
 	has "ar: the manifest says right to left" "$out/manifest.webmanifest" '"dir": "rtl"'
