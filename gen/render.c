@@ -378,6 +378,36 @@ S_str(const struct render *r, const char *key)
 	return lang_get(r->o.site->lang, key);
 }
 
+/*
+ * The name of a table's scrolling region: its column headings, in the
+ * site's language ("Table: Collective, Before, After"), so that a page's
+ * tables are told apart. Caller frees.
+ */
+static char *
+S_table_name(const struct render *r, cmark_node *table)
+{
+	cmark_node *row = cmark_node_first_child(table), *cell;
+	struct buf cols;
+	char *name;
+
+	buf_init(&cols);
+	for (cell = row && S_is(row, "table_header") ? cmark_node_first_child(row) : NULL; cell;
+	    cell = cmark_node_next(cell)) {
+		char *text = md_plain_text(cell);
+
+		if (text && *text) {
+			if (cols.len > 0)
+				buf_puts(&cols, S_str(r, "render.table.separator"));
+			buf_puts(&cols, text);
+		}
+		free(text);
+	}
+	name = cols.len > 0 ? lang_format(r->o.site->lang, "render.table.region", "columns", cols.data, NULL) :
+	    xstrdup(S_str(r, "render.table.region-plain"));
+	buf_free(&cols);
+	return name;
+}
+
 static void
 S_attr(struct render *r, const char *name, const char *value)
 {
@@ -682,7 +712,21 @@ S_enter(struct render *r, cmark_iter *it, cmark_node *node, struct frame *fr)
 		break;
 	}
 	if (S_is(node, "table")) {
-		S_open(r, "div", "table-wrap");
+		/*
+		 * A wide table scrolls sideways in its block: on a page, a named
+		 * region (a section with a name) in the tab order, so that the
+		 * keyboard can scroll it (WCAG 2.1.1). An export's HTML is read in
+		 * another app, and keeps the bare block.
+		 */
+		if (r->o.url == NULL) {
+			char *name = S_table_name(r, node);
+
+			S_open(r, "section", "table-wrap");
+			S_attr(r, "tabindex", "0");
+			S_attr(r, "aria-label", name);
+			free(name);
+		} else
+			S_open(r, "div", "table-wrap");
 		S_open(r, "table", NULL);
 		S_nl(r);
 		return 1;

@@ -80,6 +80,8 @@ if [ -f "$tmp/de/out/index.html" ]; then
 	    '<span>Diesen Test für Moodle exportieren:</span>' '>Moodle-XML</a>'
 	has "de: a chapter's eyebrow and its Practise this" "$out/guide/pipeline/index.html" \
 	    'Leitfaden · Kapitel ' 'aria-label="Üben: ' 'Frage · ' 'aria-label="Link zu diesem Abschnitt"'
+	has "de: a table's scrolling region, named by its columns" "$out/guide/collectives/index.html" \
+	    'class="table-wrap" tabindex="0" aria-label="Tabelle: Collective, Before, After, '
 	has "de: the guide's contents" "$out/guide/index.html" '13 Kapitel'
 	has "de: the offline page's title" "$out/offline.html" '<title>Du bist offline'
 	has "de: the search index places chapters in the Leitfaden" "$out/assets/search-index.js" '"where":["Leitfaden"]'
@@ -101,6 +103,8 @@ if [ -f "$tmp/ar/out/index.html" ]; then
 	has "ar: the test page's links to the exports" "$out/quiz/distributed-training/index.html" \
 	    '<span>صدّر هذا الاختبار إلى Moodle:</span>'
 	has "ar: a chapter's eyebrow in Latin digits" "$out/guide/pipeline/index.html" 'الدليل · الفصل '
+	has "ar: a table's scrolling region, its columns behind the Arabic comma" "$out/guide/collectives/index.html" \
+	    'class="table-wrap" tabindex="0" aria-label="جدول: Collective، Before، After، '
 	has "ar: the guide's contents: 13 chapters is many" "$out/guide/index.html" '13 فصلًا'
 	has "ar: the manifest says right to left" "$out/manifest.webmanifest" '"dir": "rtl"'
 	has "ar: the book's contents and chapter labels" "$tmp/ar-guide.pdf.txt" 'المحتويات' 'الفصل'

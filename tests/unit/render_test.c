@@ -69,16 +69,30 @@ static const struct {
 	  "<form><button>b</button></form><p><object></object><svg><a>s</a></svg></p>\n" },
 	{ "raw HTML in a table cell and a list", UNSAFE,
 	  "| a | <b>b |\n|---|---|\n| <u>x</u> | y</b> |\n\n- <s>one\n- two</s>\n",
-	  "<div class=\"table-wrap\"><table>\n"
+	  "<section class=\"table-wrap\" tabindex=\"0\" aria-label=\"Table: a, b\"><table>\n"
 	  "<thead>\n"
 	  "<tr><th scope=\"col\">a</th><th scope=\"col\"><b>b</b></th></tr>\n"
 	  "</thead><tbody>\n"
 	  "<tr><td><u>x</u></td><td>y</td></tr>\n"
-	  "</tbody></table></div>\n"
+	  "</tbody></table></section>\n"
 	  "<ul>\n"
 	  "<li><s>one</s></li>\n"
 	  "<li>two</li>\n"
 	  "</ul>\n" },
+	{ "a table's scrolling region is named by its headings as text, empty ones left out; with none, \"Table\"", 0,
+	  "| *x* `y` | | z |\n|---|---|---|\n| 1 | 2 | 3 |\n\n| | |\n|---|---|\n| 1 | 2 |\n",
+	  "<section class=\"table-wrap\" tabindex=\"0\" aria-label=\"Table: x y, z\"><table>\n"
+	  "<thead>\n"
+	  "<tr><th scope=\"col\"><em>x</em> <code>y</code></th><th scope=\"col\"></th><th scope=\"col\">z</th></tr>\n"
+	  "</thead><tbody>\n"
+	  "<tr><td>1</td><td>2</td><td>3</td></tr>\n"
+	  "</tbody></table></section>\n"
+	  "<section class=\"table-wrap\" tabindex=\"0\" aria-label=\"Table\"><table>\n"
+	  "<thead>\n"
+	  "<tr><th scope=\"col\"></th><th scope=\"col\"></th></tr>\n"
+	  "</thead><tbody>\n"
+	  "<tr><td>1</td><td>2</td></tr>\n"
+	  "</tbody></table></section>\n" },
 	{ "footnotes: references, a repeat, one undefined, definitions and back-links", 0,
 	  "A[^1] and[^2] again[^1] and[^9].\n\n[^1]: One *x*.\n\n[^2]: Two[^3]\n\n    code\n\n"
 	  "[^3]: Three, referenced from a definition.\n",
