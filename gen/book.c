@@ -925,6 +925,7 @@ S_book(const struct site *site, const struct print_config *pc, const char *hyphe
 	font = xasprintf("Noto Serif,%s,Noto Naskh Arabic,serif", pc->font && *pc->font ? pc->font : "Noto Sans");
 	st.font = font;
 	st.lang = site->cfg.language;
+	st.rtl = lang_rtl(site->lang);
 	if (site->cfg.language && *site->cfg.language) {
 		dict = flow_hyphen_dict(hyphen_dir, site->cfg.language);
 		if (!dict && !S_unhyphenated(site->cfg.language))

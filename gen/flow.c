@@ -35,6 +35,7 @@
 #define GREY_SHADE 0.94
 #define GREY_RULE 0.55
 #define GREY_HEAD 0.3
+#define RLM "\xe2\x80\x8f"     /* U+200F, a paragraph's first strong character: its base direction RTL */
 
 enum blk_kind { B_PARA, B_CODE, B_RULE, B_BOX, B_IMAGE, B_TABLE, B_CONTENTS, B_BREAK, B_SPACE, B_SINK };
 
@@ -586,6 +587,9 @@ S_set_text(struct flow *f, struct blk *b, PangoLayout *l, const char *markup, in
 	b->link_start = xcalloc(b->nlinks + 1, sizeof(int));
 	b->link_end = xcalloc(b->nlinks + 1, sizeof(int));
 	buf_init(&out);
+	/* Written right to left: a paragraph opening with a Latin word is still set right to left. */
+	if (f->st.rtl)
+		buf_puts(&out, RLM);
 	for (i = 0; i < len; ) {
 		unsigned char c = (unsigned char)text[i];
 		gunichar u = g_utf8_get_char(text + i);
@@ -782,7 +786,14 @@ S_layout_para(struct flow *f, struct blk *b)
 		b->space = 0.2 * size;
 	if (b->marker) {
 		b->mlayout = S_layout(f, f->st.font, size, rs->weight, rs->style);
-		pango_layout_set_markup(b->mlayout, b->marker, -1);
+		if (f->st.rtl) {
+			/* "1." as a right-to-left text reads its dot after the number, on its left. */
+			char *m = xconcat(RLM, b->marker, NULL);
+
+			pango_layout_set_markup(b->mlayout, m, -1);
+			free(m);
+		} else
+			pango_layout_set_markup(b->mlayout, b->marker, -1);
 	}
 }
 
@@ -1289,6 +1300,9 @@ S_quote_bars(struct flow *f, cairo_t *cr, const struct blk *b, double left, doub
 
 		if (bx < left)
 			continue;
+		/* Mirrored: as far right of the text's right edge. */
+		if (f->st.rtl)
+			bx = 2 * left + f->measure - bx;
 
 		cairo_move_to(cr, bx, y - 0.25 * f->st.size);
 		cairo_line_to(cr, bx, y + h);
@@ -1357,6 +1371,12 @@ S_draw_table(struct flow *f, cairo_t *cr, const struct blk *b, int r0, int r1, d
 		for (c = 0; c < t->ncols; c++) {
 			PangoLayout *l = t->lay[r * t->ncols + c];
 
+			/* Right to left: the first column at the right. */
+			if (f->st.rtl) {
+				cx = x + t->width - t->colw[c];
+				for (int j = 0; j < c; j++)
+					cx -= t->colw[j] + gap;
+			}
 			if (l) {
 				cairo_move_to(cr, cx, y + pad);
 				pango_cairo_show_layout(cr, l);
@@ -1379,11 +1399,19 @@ S_draw_table(struct flow *f, cairo_t *cr, const struct blk *b, int r0, int r1, d
 	cairo_stroke(cr);
 }
 
+/* A block's left edge from the text's left: b->x is from the start edge, the right one when rtl. */
+static double
+S_left_x(const struct flow *f, const struct blk *b)
+{
+	return f->st.rtl ? f->measure - b->x - b->w : b->x;
+}
+
 static void
 S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 {
 	const struct blk *b = &f->v[pc->b];
 	double left = f->st.margin_side, y = f->st.margin_top + pc->y, h = S_span(b, pc->l0, pc->l1);
+	double bx = S_left_x(f, b);
 
 	if (pc->l0 == 0 && b->dest >= 0 && (size_t)b->dest < f->ndests) {
 		char name[64];
@@ -1395,32 +1423,34 @@ S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	switch (b->kind) {
 	case B_PARA:
-		S_show_lines(cr, b, pc->l0, pc->l1, left + b->x, y);
-		S_text_links(f, cr, b, pc->l0, pc->l1, left + b->x, y);
+		S_show_lines(cr, b, pc->l0, pc->l1, left + bx, y);
+		S_text_links(f, cr, b, pc->l0, pc->l1, left + bx, y);
 		if (b->mlayout && pc->l0 == 0) {
 			double mw = S_width(b->mlayout);
 
-			cairo_move_to(cr, left + b->x - 0.45 * b->size - mw,
+			/* In the indent: left of the text, or right of it when written right to left. */
+			cairo_move_to(cr, f->st.rtl ? left + bx + b->w + 0.45 * b->size
+			    : left + b->x - 0.45 * b->size - mw,
 			    y + b->lines[0].baseline - (double)pango_layout_get_baseline(b->mlayout) / PANGO_SCALE);
 			pango_cairo_show_layout(cr, b->mlayout);
 		}
 		break;
 	case B_CODE:
 		S_grey(cr, GREY_SHADE);
-		cairo_rectangle(cr, left + b->x, y, b->w, h);
+		cairo_rectangle(cr, left + bx, y, b->w, h);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
-		S_show_lines(cr, b, pc->l0, pc->l1, left + b->x + b->pad, y + b->pad);
+		S_show_lines(cr, b, pc->l0, pc->l1, left + bx + b->pad, y + b->pad);
 		break;
 	case B_TABLE:
-		S_draw_table(f, cr, b, pc->l0, pc->l1, left + b->x, y);
+		S_draw_table(f, cr, b, pc->l0, pc->l1, left + bx, y);
 		break;
 	case B_IMAGE:
-		image_draw(b->image, cr, left + b->x, y, b->w, h);
+		image_draw(b->image, cr, left + bx, y, b->w, h);
 		break;
 	case B_BOX:
 		cairo_set_line_width(cr, 0.6);
-		cairo_rectangle(cr, left + b->x, y, b->w, h);
+		cairo_rectangle(cr, left + bx, y, b->w, h);
 		cairo_stroke(cr);
 		break;
 	case B_RULE:
@@ -1438,13 +1468,14 @@ S_draw_piece(struct flow *f, cairo_t *cr, const struct piece *pc)
 
 		snprintf(digits, sizeof(digits), "%d", flow_page_of(f, b->links[0].dest));
 		pango_layout_set_text(num, digits, -1);
-		cairo_move_to(cr, left + b->x, y);
+		cairo_move_to(cr, left + bx, y);
 		pango_cairo_show_layout(cr, b->layout);
-		cairo_move_to(cr, left + f->measure - S_width(num),
+		/* The number at the end of the line: the left margin's side when rtl. */
+		cairo_move_to(cr, f->st.rtl ? left : left + f->measure - S_width(num),
 		    y + b->lines[0].baseline - (double)pango_layout_get_baseline(num) / PANGO_SCALE);
 		pango_cairo_show_layout(cr, num);
 		g_object_unref(num);
-		r[0] = left + b->x;
+		r[0] = f->st.rtl ? left : left + b->x;
 		r[1] = y;
 		r[2] = f->measure - b->x;
 		r[3] = h;
@@ -1464,6 +1495,11 @@ S_draw_margins(struct flow *f, cairo_t *cr, size_t i)
 {
 	const struct page *pg = &f->pages[i];
 	int verso = (i + 1) % 2 == 0;
+	/*
+	 * The number at the outer edge: the left on a verso. A book written
+	 * right to left opens the other way: its odd pages are left-hand pages.
+	 */
+	int outer_left = f->st.rtl ? !verso : verso;
 	double size = 0.8 * f->st.size, left = f->st.margin_side, right = left + f->measure;
 	char num[32];
 	PangoLayout *l;
@@ -1482,16 +1518,24 @@ S_draw_margins(struct flow *f, cairo_t *cr, size_t i)
 		const char *head = verso ? pg->verso : pg->recto;
 		double y = f->st.margin_top - 2.6 * f->st.size, numw = S_width(l);
 
-		cairo_move_to(cr, verso ? left : right - numw, y);
+		cairo_move_to(cr, outer_left ? left : right - numw, y);
 		pango_cairo_show_layout(cr, l);
 		if (head && *head) {
 			PangoLayout *h = S_layout(f, f->st.font, size, PANGO_WEIGHT_NORMAL, PANGO_STYLE_ITALIC);
+			/* Beside the number. Pango swaps left and right in a right-to-left text (RLM first). */
+			PangoAlignment near = outer_left != f->st.rtl ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT;
 
-			pango_layout_set_text(h, head, -1);
+			if (f->st.rtl) {
+				char *t = xconcat(RLM, head, NULL);
+
+				pango_layout_set_text(h, t, -1);
+				free(t);
+			} else
+				pango_layout_set_text(h, head, -1);
 			pango_layout_set_width(h, (int)((f->measure - 3 * numw - 2 * f->st.size) * PANGO_SCALE));
 			pango_layout_set_ellipsize(h, PANGO_ELLIPSIZE_END);
-			pango_layout_set_alignment(h, verso ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT);
-			cairo_move_to(cr, verso ? left + numw + 1.5 * f->st.size
+			pango_layout_set_alignment(h, near);
+			cairo_move_to(cr, outer_left ? left + numw + 1.5 * f->st.size
 			    : right - numw - 1.5 * f->st.size - (f->measure - 3 * numw - 2 * f->st.size), y);
 			pango_cairo_show_layout(cr, h);
 			g_object_unref(h);

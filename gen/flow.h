@@ -52,6 +52,13 @@ struct flow_style {
 	const char *mono;            /* code family list */
 	const char *lang;            /* the text's language, BCP 47, or NULL */
 	const char *hyphen_dict;     /* libhyphen dictionary path, or NULL: no hyphenation */
+	/*
+	 * Written right to left: every paragraph's base direction is RTL,
+	 * indents, markers, quote bars and tables mirrored (markers in the
+	 * right margin of the text), contents numbers at the left, and odd
+	 * pages left-hand pages (folios at the outer edge). Code stays left to right.
+	 */
+	int rtl;
 };
 
 /* What a paragraph is: each role has its size, weight, alignment and spacing. */
@@ -83,7 +90,7 @@ struct flow_para {
 	enum flow_role role;
 	const struct flow_link *links;   /* one per FLOW_LINK_BEGIN, in order */
 	size_t nlinks;
-	double indent;               /* em from the text's left edge */
+	double indent;               /* em from the text's start edge (the right one when rtl) */
 	const char *marker;          /* markup set in the indent (a list's bullet), or NULL */
 	int quote;                   /* block quotes it is in: a bar for each */
 	int tight;                   /* close under the block before (a tight list's items) */

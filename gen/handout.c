@@ -324,6 +324,7 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	trees = xcalloc(n + 1, sizeof(*trees));
 	S_style(pc, &st, &font);
 	st.lang = site->cfg.language;
+	st.rtl = lang_rtl(site->lang);
 	f = flow_new(&st);
 	memset(&ho, 0, sizeof(ho));
 	ho.site = site;
