@@ -1003,6 +1003,23 @@ S_min_lines(const struct blk *b)
 	return b->kind == B_PARA || b->kind == B_CODE ? 2 : 1;
 }
 
+/*
+ * Lines the first piece of a block needs at a page's foot: a table's
+ * header rows with its first body row (a header alone at the foot heads
+ * nothing), else S_min_lines.
+ */
+static int
+S_min_first(const struct blk *b)
+{
+	int k = 0;
+
+	if (b->kind != B_TABLE)
+		return S_min_lines(b);
+	while (k < b->nlines && b->table->header[k])
+		k++;
+	return k > 0 && k < b->nlines ? k + 1 : 1;
+}
+
 static int
 S_splits(const struct blk *b)
 {
@@ -1036,8 +1053,8 @@ S_start_height(const struct flow *f, size_t i, int depth)
 	if (b->nlines == 0)
 		return 0;
 	/* A block too short to leave the least at both ends is not split at all. */
-	h = b->space + S_span(b, 0, S_splits(b) && b->nlines >= 2 * S_min_lines(b)
-	    ? S_min_lines(b) : b->nlines);
+	h = b->space + S_span(b, 0, S_splits(b) && b->nlines >= S_min_first(b) + S_min_lines(b)
+	    ? S_min_first(b) : b->nlines);
 	if (S_keeps(f, i))
 		h += S_span(b, 0, b->nlines) - S_span(b, 0, 1) + S_start_height(f, i + 1, depth + 1);
 	return h;
@@ -1117,6 +1134,8 @@ S_paginate_block(struct pager *p, size_t bi)
 			if (n - l - k < mins)
 				k = n - l - mins;
 			if (k < mins && n - l >= mins)
+				k = 0;
+			if (l == 0 && k < S_min_first(b))
 				k = 0;
 		}
 		if (k <= 0) {

@@ -161,6 +161,53 @@ test_page_rules(void)
 	CHECK(bad_head == 0, "no heading ends a page (%d did)", bad_head);
 }
 
+/*
+ * A table after a filler of every length: its first piece holds the
+ * header row and at least one body row (a header alone at a page's foot
+ * heads nothing). Some fillers leave room for the header only, so the
+ * rule is met by moving the table, not by chance.
+ */
+static void
+test_table_header(void)
+{
+	char *cells[8] = { "Name", "Size", "one", "1", "two", "2", "three", "3" };
+	int header[4] = { 1, 0, 0, 0 }, fill, bad = 0, moved = 0;
+	struct piece_row v[64];
+
+	CHECK_GROUP("flow table header kept with a row");
+	for (fill = 1; fill <= 80; fill += 2) {
+		struct flow *f = S_flow(8, NULL);
+		char *a = S_words(fill), *dump;
+		const char *why = NULL;
+		size_t n, i;
+
+		flow_new_page(f, FLOW_PAGE_RUNNING, "verso", "recto");
+		S_para(f, FLOW_BODY, a);
+		flow_table(f, 2, 4, cells, header, "ll", 0, NULL, 0);
+		if (flow_write(f, NULL, &(struct flow_meta){ "t", NULL, NULL, "2024-01-01T00:00:00Z" },
+		    NULL, &why) != 0)
+			bad++;
+		dump = S_dump(f);
+		n = S_pieces(dump, v, 64);
+		for (i = 0; i < n; i++) {
+			if (v[i].block != 2 || v[i].l0 != 0)
+				continue;
+			if (v[i].l1 < 2) {
+				bad++;
+				printf("# fill %d: the header alone\n%s", fill, dump);
+			}
+			/* On a page after the filler's last line, with nothing of the table before it. */
+			if (i > 0 && v[i - 1].page != v[i].page)
+				moved++;
+		}
+		free(dump);
+		free(a);
+		flow_free(f);
+	}
+	CHECK(bad == 0, "no table's header row is alone at a page's foot (%d were)", bad);
+	CHECK(moved > 0, "some tables moved to the next page whole (%d)", moved);
+}
+
 /* Each line that ends in a hyphen, joined to the next line's first word, is a word of the text. */
 static int
 S_hyphen_breaks(const char *dump, const char *text, int *wrong)
@@ -446,5 +493,6 @@ main(void)
 	test_page_refs();
 	test_keep_box();
 	test_table_links();
+	test_table_header();
 	return check_finish();
 }
