@@ -175,6 +175,81 @@ $Q build -q -C "$site" -o "$tmp/out2" && cmp -s "$pdf" "$tmp/out2/print/guide.pd
 $Q print -q -j 1 -C "$site" -o "$tmp/out3" && cmp -s "$pdf" "$tmp/out3/print/guide.pdf" &&
 	ok "print writes the same book on one thread" || fail "print writes the same book on one thread" "the files differ"
 
+# Right to left (language = "ar"): markers in the right margin. Words' x from pdftotext
+# -bbox-layout: on the line of a marker (a word matching the pattern, beside a word of the
+# text), "right" if the marker is right of every other word of its line, "left" if left of
+# every one; one answer per such line.
+sides() {
+	pdftotext -bbox-layout "$1" - | python3 -c '
+import re, sys
+marker, word = re.compile(sys.argv[1]), sys.argv[2]
+for line in re.findall(r"<line[^>]*>(.*?)</line>", sys.stdin.read(), re.S):
+    ws = [(float(a), float(b), w) for a, b, w in
+          re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\"[^>]*>([^<]*)</word>", line)]
+    ms = [x for x in ws if marker.fullmatch(x[2].strip("\u200f"))]
+    if len(ms) != 1 or not any(x[2] == word for x in ws):
+        continue
+    rest = [x for x in ws if x is not ms[0]]
+    if ms[0][0] >= max(x[1] for x in rest):
+        print("right")
+    elif ms[0][1] <= min(x[0] for x in rest):
+        print("left")
+    else:
+        print("between")
+' "$2" "$3"
+}
+check "left to right, an embedded question's letters are left of its options" \
+	"$(sides "$pdf" '[AB]' Alpha; sides "$pdf" '[AB]' Beta)" "left
+left"
+ar=$tmp/ar
+cp -R "$site" "$ar"
+sed 's/^language = "en"/language = "ar"/' "$site/site.toml" >"$ar/site.toml"
+$Q print -q -C "$ar" -o "$ar/out" 2>"$tmp/err"
+check "an Arabic book prints" "$?" 0
+check "right to left, an embedded question's letters are right of its options" \
+	"$(sides "$ar/out/print/guide.pdf" '[AB]' Alpha; sides "$ar/out/print/guide.pdf" '[AB]' Beta)" "right
+right"
+check "and a handout's question numbers right of their questions" \
+	"$(sides "$ar/out/print/checks-handout.pdf" '\.?1\.?' format | head -1)" "right"
+check "left to right, left of them" "$(sides "$ho" '\.?1\.?' format | head -1)" "left"
+# Folios at the outer edge: odd pages are left-hand pages in a book read right to left.
+folio() {
+	pdftotext -f "$2" -l "$2" -bbox-layout "$1" - | python3 -c '
+import re, sys
+w = re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"([\d.]+)\"[^>]*>([^<]*)</word>", sys.stdin.read())
+y = min(float(x[1]) for x in w)
+top = [x for x in w if float(x[1]) < y + 1 and x[2].isdigit()]
+print("left" if top and float(top[0][0]) < 150 else "right", top[0][2] if top else "no folio")
+'
+}
+# (The page after chapter 3's opening runs with a head: the far section is pages into it.)
+rp=$((ch3 + 1))
+[ $((rp % 2)) -eq 0 ] && ltr=left rtl=right || ltr=right rtl=left
+check "a running head's folio at the outer edge, mirrored right to left" \
+	"$(folio "$pdf" "$rp"; folio "$ar/out/print/guide.pdf" "$rp")" "$ltr $rp
+$rtl $rp"
+
+# A table's header row is kept with its first body row: after fillers of every length
+# over a page, some of which leave room at the foot for the header row only.
+tb=$tmp/table
+mkdir -p "$tb/content/guide"
+printf 'title = "Tables"\nlanguage = "en"\n\n[print]\npaper = "a5"\n' >"$tb/site.toml"
+bad=""
+n=14
+while [ "$n" -le 44 ]; do
+	{
+		printf '+++\ntitle = "Filler"\n+++\n\n# Filler\n\n'
+		i=0
+		while [ "$i" -lt "$n" ]; do printf 'Line %d.\n\n' "$i"; i=$((i + 1)); done
+		printf '| Quantity | Unit |\n|---|---|\n| firstrow | g |\n| secondrow | g |\n| thirdrow | g |\n'
+	} >"$tb/content/guide/one.md"
+	$Q print -q -C "$tb" -o "$tb/out" 2>/dev/null
+	hp=$(found "$tb/out/print/guide.pdf" Quantity) rp=$(found "$tb/out/print/guide.pdf" firstrow)
+	[ "$hp" != none ] && [ "$hp" = "$rp" ] || bad="$bad $n:$hp/$rp"
+	n=$((n + 1))
+done
+check "a table's header row is on the page of its first row, whatever stands before it" "$bad" ""
+
 # A4: the paper from --paper, the contents still true.
 $Q print -q --paper a4 -C "$site" -o "$tmp/a4"
 check "A4 with print --paper a4" "$(info "$tmp/a4/print/guide.pdf" 'Page size')" "595.276 x 841.89 pts (A4)"
