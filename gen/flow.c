@@ -883,8 +883,16 @@ S_layout_table(struct flow *f, struct blk *b)
 			if (!l)
 				continue;
 			pango_layout_set_width(l, (int)(t->colw[c] * PANGO_SCALE));
-			pango_layout_set_alignment(l, t->align[c] == 'r' ? PANGO_ALIGN_RIGHT :
-			    t->align[c] == 'c' ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+			/*
+			 * Right to left, Pango swaps left and right (the cell starts with RLM):
+			 * no alignment is the start, the right, and 'l' and 'r' stay where they say.
+			 */
+			if (f->st.rtl)
+				pango_layout_set_alignment(l, t->align[c] == 'l' ? PANGO_ALIGN_RIGHT :
+				    t->align[c] == 'c' ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+			else
+				pango_layout_set_alignment(l, t->align[c] == 'r' ? PANGO_ALIGN_RIGHT :
+				    t->align[c] == 'c' ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
 			pango_layout_get_size(l, &w, &lh);
 			h = fmax(h, (double)lh / PANGO_SCALE);
 			base = fmax(base, (double)pango_layout_get_baseline(l) / PANGO_SCALE);
