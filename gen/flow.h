@@ -7,7 +7,8 @@
  * in a role (body, headings, notes, title lines ...), code, tables,
  * pictures, rules, contents entries and page breaks. flow_write then lays
  * them out, breaks them into pages (no heading alone at the foot of a
- * page, no first line alone at the foot, no last line alone at the top),
+ * page, no first line alone at the foot, no last line alone at the top,
+ * no table's header row without its first body row),
  * and draws them with running heads and page numbers, links and an
  * outline. Page references ("p. 12") are laid out with the numbers of
  * the last pass and the whole laid out again until they no longer
