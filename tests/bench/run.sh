@@ -242,6 +242,15 @@ gen() {
 	esac
 }
 
+# deck_names DIR: the site's decks, for `print DECK...`: the cards alone,
+# as the PDF targets are stated (print with no names writes the book and
+# every test's handout as well).
+deck_names() {
+	for f in "$1"/content/cards/*.md; do
+		[ -e "$f" ] && basename "$f" .md
+	done | tr '\n' ' '
+}
+
 # --- corpora ----------------------------------------------------------------
 
 t0=$(ns)
@@ -282,17 +291,17 @@ for scale in "" -10; do
 	if [ "$ONLY" != pages ]; then
 		d=$ROOT/bank$scale
 		if command -v cmark-gfm >/dev/null; then
-			bench_pair "bank$scale.html" "bank$scale.floor" "$Q build -C $d --no-pdf" "$(floor_cmd "$d")"
+			bench_pair "bank$scale.html" "bank$scale.floor" "$Q build -C $d --no-pdf --no-export" "$(floor_cmd "$d")"
 		else
-			bench_run "bank$scale.html" "$Q" build -C "$d" --no-pdf
+			bench_run "bank$scale.html" "$Q" build -C "$d" --no-pdf --no-export
 		fi
 		# Turn about with the bare Pango loop the PDF target is stated against.
 		if [ -x "$ROOT/pango-loop" ]; then
 			cards_tsv "$d" >"$ROOT/bank$scale.cards"
-			bench_pair "bank$scale.pdf" "bank$scale.loop" "$Q print -C $d -o $ROOT/bank$scale-print" \
+			bench_pair "bank$scale.pdf" "bank$scale.loop" "$Q print -C $d -o $ROOT/bank$scale-print $(deck_names "$d")" \
 				"$ROOT/pango-loop $ROOT/bank$scale.cards $ROOT/bank$scale-loop.pdf"
 		else
-			bench_run "bank$scale.pdf" "$Q" print -C "$d" -o "$ROOT/bank$scale-print"
+			bench_run "bank$scale.pdf" "$Q" print -C "$d" -o "$ROOT/bank$scale-print" $(deck_names "$d")
 		fi
 		cat "$d"/content/cards/*.md | grep -c '^## ' | sed "s/^/bank$scale /" >>"$ROOT/cards"
 	fi
@@ -317,8 +326,11 @@ if [ "$ONLY" != bank ]; then
 	fi
 fi
 if [ "$ONLY" != pages ]; then
-	growth_pair bank.html "$Q build --no-pdf -C" "$ROOT/bank" "$ROOT/bank-10"
-	growth_pair bank.pdf "$Q print -o $ROOT/growth-print -C" "$ROOT/bank" "$ROOT/bank-10"
+	growth_pair bank.html "$Q build --no-pdf --no-export -C" "$ROOT/bank" "$ROOT/bank-10"
+	# The whole site with its exports (Anki, CSV, TSV, Moodle, GIFT), for scale.
+	bench_run bank.site "$Q" build -C "$ROOT/bank" --no-pdf
+	bench_pair "bank.pdf.full" "bank.pdf.tenth" "$Q print -o $ROOT/growth-print -C $ROOT/bank $(deck_names "$ROOT/bank")" \
+		"$Q print -o $ROOT/growth-print -C $ROOT/bank-10 $(deck_names "$ROOT/bank-10")"
 fi
 
 # One deck of 10,000 cards and one of 1,000 (gen-deck.sh): print's speed
