@@ -11,30 +11,12 @@
 'use strict';
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
-const { assert, newPage, waitFor, waitText, noProblems } = require('./lib.js');
+const { assert, newPage, waitFor, waitText, noProblems, fixtureIn } = require('./lib.js');
 const h = require('./quiz-helpers.js');
 
-const built = {};
-
-/* The fixture built in lang, once a run; its file:// base. */
-function site(env, lang) {
-	if (built[lang]) return built[lang];
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quizdeck-' + lang + '-'));
-	process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
-	const src = path.join(tmp, 'src');
-	fs.cpSync(path.join(__dirname, 'fixture-site'), src, { recursive: true });
-	const toml = path.join(src, 'site.toml');
-	const text = fs.readFileSync(toml, 'utf8');
-	assert.match(text, /^language = "en"$/m, 'the fixture names its language');
-	fs.writeFileSync(toml, text.replace(/^language = "en"$/m, `language = "${lang}"`));
-	execFileSync(path.join(env.root, 'quizdeck'), ['build', '--no-pdf', '-q', '-C', src, '-o', path.join(tmp, 'out')],
-		{ stdio: ['ignore', 'pipe', 'pipe'] });
-	built[lang] = 'file://' + path.join(tmp, 'out') + '/';
-	return built[lang];
-}
+/* The fixture site built in lang (lib.js). */
+const site = fixtureIn;
 
 /* The English strings of quiz.js, embed.js and test.html that hold no placeholder. */
 function englishStrings(env) {

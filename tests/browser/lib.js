@@ -8,7 +8,9 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const http = require('node:http');
+const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 
 const CHROMIUM = process.env.QD_CHROMIUM || '/usr/bin/chromium';
@@ -112,9 +114,31 @@ async function waitText(locator, re, what) {
 	}, `${what || 'text'} to match ${re} (saw ${JSON.stringify(seen.replace(/\s+/g, ' ').trim().slice(0, 200))})`);
 }
 
+const inLanguage = {};
+
+/*
+ * The fixture site built with `language = lang`, once a run (its folder
+ * goes when the run ends): its file:// base.
+ */
+function fixtureIn(env, lang) {
+	if (inLanguage[lang]) return inLanguage[lang];
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quizdeck-' + lang + '-'));
+	process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+	const src = path.join(tmp, 'src');
+	fs.cpSync(path.join(__dirname, 'fixture-site'), src, { recursive: true });
+	const toml = path.join(src, 'site.toml');
+	const text = fs.readFileSync(toml, 'utf8');
+	assert.match(text, /^language = "en"$/m, 'the fixture names its language');
+	fs.writeFileSync(toml, text.replace(/^language = "en"$/m, `language = "${lang}"`));
+	execFileSync(path.join(env.root, 'quizdeck'), ['build', '--no-pdf', '-q', '-C', src, '-o', path.join(tmp, 'out')],
+		{ stdio: ['ignore', 'pipe', 'pipe'] });
+	inLanguage[lang] = 'file://' + path.join(tmp, 'out') + '/';
+	return inLanguage[lang];
+}
+
 function noProblems(context) {
 	const p = context.problems();
 	assert.deepEqual(p, [], 'the page reported errors');
 }
 
-module.exports = { assert, launch, serve, newContext, newPage, waitFor, waitText, noProblems, ARGS, CHROMIUM };
+module.exports = { assert, launch, serve, newContext, newPage, waitFor, waitText, noProblems, fixtureIn, ARGS, CHROMIUM };

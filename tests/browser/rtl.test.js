@@ -7,28 +7,11 @@
  */
 'use strict';
 
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { execFileSync } = require('node:child_process');
-const { assert, newPage, waitFor, noProblems } = require('./lib.js');
+const { assert, newPage, waitFor, noProblems, fixtureIn } = require('./lib.js');
 
-let built = null;
-
-/* The fixture in Arabic, built once for every check here. */
+/* The fixture in Arabic (lib.js). */
 function arabic(env) {
-	if (built) return built;
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quizdeck-rtl-'));
-	const src = path.join(tmp, 'src');
-	fs.cpSync(path.join(__dirname, 'fixture-site'), src, { recursive: true });
-	const toml = path.join(src, 'site.toml');
-	let text = fs.readFileSync(toml, 'utf8');
-	text = /^language\s*=/m.test(text) ? text.replace(/^language\s*=.*$/m, 'language = "ar"') : 'language = "ar"\n' + text;
-	fs.writeFileSync(toml, text);
-	execFileSync(path.join(env.root, 'quizdeck'), ['build', '-q', '--no-pdf', '--no-export', '--no-offline', '-C', src, '-o', path.join(tmp, 'out')],
-		{ stdio: ['ignore', 'pipe', 'pipe'] });
-	built = 'file://' + path.join(tmp, 'out') + '/';
-	return built;
+	return fixtureIn(env, 'ar');
 }
 
 const SIZES = [
