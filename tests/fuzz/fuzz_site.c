@@ -103,7 +103,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dir_remove(out);
 	if (!diag_failed(&dl)) {
 		dir_make(out);
-		if (html_build(&site, out, 1, NULL, NULL, 0, &dl) == 0)
+		if (html_build(&site, out, 1, NULL, NULL, 0, 0, &dl) == 0)
 			S_check_pages(&site, out);
 		else
 			dir_remove(out);
