@@ -214,6 +214,12 @@ answer_parse_number(const char *s, struct answer_number *out, char *why, size_t 
 			    (int)(tue - tu), tu, (int)(ue - u), u, (int)(ue - u), u);
 		return -1;
 	}
+	/* A range that overflows would compare as inf or nan: no answer could be right. */
+	if (!isfinite(tol) || !isfinite(v - tol) || !isfinite(v + tol)) {
+		snprintf(why, whylen, "the tolerance is too large to compare: keep the answer and its "
+		    "tolerance under 1e308, or write them with a unit");
+		return -1;
+	}
 	S_fill(out, v, tol, u, ue);
 	return 1;
 }
