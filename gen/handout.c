@@ -177,22 +177,6 @@ struct handout {
 };
 
 /* A paragraph; keep: on a page with the block after it (a question stays whole where it fits). */
-static void
-S_para(struct flow *f, const char *markup, enum flow_role role, double indent, const char *marker,
-    int tight, int keep)
-{
-	struct flow_para p;
-
-	memset(&p, 0, sizeof(p));
-	p.markup = markup;
-	p.role = role;
-	p.indent = indent;
-	p.marker = marker;
-	p.tight = tight;
-	p.keep = keep;
-	p.dest = -1;
-	flow_para(f, &p);
-}
 
 /* Links are set as their text: a handout is read on paper. */
 static char *
@@ -247,7 +231,7 @@ S_text_blocks(void *ctx, cmark_node *first, cmark_node *last, enum flow_role rol
 			char *m = cardtext_inline(n);
 
 			if (*m)
-				S_para(f, m, role, indent, NULL, 0, keep);
+				paper_para(f, m, NULL, 0, role, indent, NULL, 0, keep);
 			free(m);
 		}
 		if (n == last)
@@ -277,7 +261,7 @@ S_key_entry(struct handout *ho, const struct question *q, const struct question_
 		    xstrdup(s->title);
 		t = g_markup_escape_text(where, -1);
 		m = xasprintf("<i>%s</i> %s", label, t);
-		S_para(f, m, FLOW_KEY, 2, NULL, 1, 0);
+		paper_para(f, m, NULL, 0, FLOW_KEY, 2, NULL, 1, 0);
 		free(m);
 		free(where);
 		g_free(label);
@@ -336,22 +320,22 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	title = g_markup_escape_text(t->title, -1);
 	head = lang_format(site->lang, "handout.head", "title", t->title, NULL);
 	flow_new_page(f, FLOW_PAGE_OPENING, head, head);
-	S_para(f, title, FLOW_H1, 0, NULL, 0, 0);
+	paper_para(f, title, NULL, 0, FLOW_H1, 0, NULL, 0, 0);
 	m = lang_plural(site->lang, "handout.questions", (long)n, NULL);
 	e = g_markup_escape_text(m, -1);
-	S_para(f, e, FLOW_ASIDE, 0, NULL, 1, 0);
+	paper_para(f, e, NULL, 0, FLOW_ASIDE, 0, NULL, 1, 0);
 	g_free(e);
 	free(m);
 	flow_space(f, 1.2);
 	/* The lines to write on, after each label (before it, right to left). */
 	e = g_markup_escape_text(lang_get(site->lang, "handout.name"), -1);
 	m = xasprintf("%s  ________________________________________", e);
-	S_para(f, m, FLOW_BODY, 0, NULL, 0, 0);
+	paper_para(f, m, NULL, 0, FLOW_BODY, 0, NULL, 0, 0);
 	free(m);
 	g_free(e);
 	e = g_markup_escape_text(lang_get(site->lang, "handout.date"), -1);
 	m = xasprintf("%s  ____________________", e);
-	S_para(f, m, FLOW_BODY, 0, NULL, 0, 0);
+	paper_para(f, m, NULL, 0, FLOW_BODY, 0, NULL, 0, 0);
 	free(m);
 	g_free(e);
 	flow_space(f, 0.8);
@@ -375,7 +359,7 @@ handout_write(const struct site *site, const struct test *t, const struct handou
 	flow_new_page(f, FLOW_PAGE_RUNNING, head, head);
 	m = lang_format(site->lang, "handout.answer-key", "title", t->title, NULL);
 	e = g_markup_escape_text(m, -1);
-	S_para(f, e, FLOW_H2, 0, NULL, 0, 0);
+	paper_para(f, e, NULL, 0, FLOW_H2, 0, NULL, 0, 0);
 	g_free(e);
 	free(m);
 	for (i = 0; i < n; i++) {

@@ -13,9 +13,8 @@
 #include "links.h"
 #include "util.h"
 
-/* A paragraph; keep: on a page with the block after it. */
-static void
-S_para(struct flow *f, const char *markup, const struct flow_link *links, size_t nlinks,
+void
+paper_para(struct flow *f, const char *markup, const struct flow_link *links, size_t nlinks,
     enum flow_role role, double indent, const char *marker, int tight, int keep)
 {
 	struct flow_para p;
@@ -60,7 +59,7 @@ paper_question(const struct lang *l, struct flow *f, const struct question *q,
 
 	m = qn ? tx->inline_markup(tx->ctx, qn->heading, &links, &nlinks)
 	    : g_markup_escape_text(q->stem_text, -1);
-	S_para(f, m, links, nlinks, FLOW_QUESTION, indent, marker, 0, 1);
+	paper_para(f, m, links, nlinks, FLOW_QUESTION, indent, marker, 0, 1);
 	if (qn)
 		free(m);
 	else
@@ -72,7 +71,7 @@ paper_question(const struct lang *l, struct flow *f, const struct question *q,
 
 		m = xasprintf("<i>%s</i>", e);
 		g_free(e);
-		S_para(f, m, NULL, 0, FLOW_OPTION, indent, NULL, 1, 1);
+		paper_para(f, m, NULL, 0, FLOW_OPTION, indent, NULL, 1, 1);
 		free(m);
 	}
 	if (q->kind != ANSWER_CHOICE) {
@@ -86,7 +85,7 @@ paper_question(const struct lang *l, struct flow *f, const struct question *q,
 		links = NULL;
 		nlinks = 0;
 		m = c ? tx->inline_markup(tx->ctx, c, &links, &nlinks) : xstrdup("");
-		S_para(f, m, links, nlinks, FLOW_OPTION, indent + 2, letter, 1, i + 1 < q->noptions);
+		paper_para(f, m, links, nlinks, FLOW_OPTION, indent + 2, letter, 1, i + 1 < q->noptions);
 		free(m);
 	}
 }
@@ -169,7 +168,7 @@ paper_answer(const struct lang *l, struct flow *f, const struct question *q,
 	char *ans = S_answer_markup(l, q), *m;
 
 	m = label ? xasprintf("<b>%s</b> <b>%s</b>", label, ans) : xasprintf("<b>%s</b>", ans);
-	S_para(f, m, NULL, 0, FLOW_KEY, indent, marker, 0, 1);
+	paper_para(f, m, NULL, 0, FLOW_KEY, indent, marker, 0, 1);
 	free(m);
 	free(ans);
 	if (qn && qn->explanation.first)

@@ -40,6 +40,14 @@ struct paper_text {
  * further in) or a box to write the answer in. Kept on one page where it
  * fits.
  */
+/*
+ * A paragraph of markup (its links' targets in links) in role, indent em
+ * in, with marker (or NULL) in the indent; tight: no space after it;
+ * keep: on a page with the block after it.
+ */
+void paper_para(struct flow *f, const char *markup, const struct flow_link *links, size_t nlinks,
+    enum flow_role role, double indent, const char *marker, int tight, int keep);
+
 struct lang;
 void paper_question(const struct lang *l, struct flow *f, const struct question *q,
     const struct question_nodes *qn, const char *marker, double indent, const struct paper_text *tx);
